@@ -1,0 +1,1 @@
+"""Pure game rules: vote validity, tally, ties, cards, game state. No I/O, no clock."""
