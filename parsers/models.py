@@ -111,6 +111,7 @@ class DeclarationProblem(StrEnum):
     TWO_TARGETS = "two_targets"  # two target lines naming different targets
     NO_REASON = "no_reason"  # no 投票理由/改票理由 line (the engine decides if that matters)
     MIXED_KINDS = "mixed_kinds"  # both 投票对象 and 改票对象 lines naming different targets
+    BAD_FORMAT = "bad_format"  # looks like a vote ("投票: 饺子") but lacks the 对象 line format
 
 
 ABSTAIN = "弃权"
