@@ -1,0 +1,68 @@
+"""The per-game SQLite store: posts and their versions, cursors, game events, snapshots,
+cards, the audit log and (via ``forumbot.outbox``) the outbox.
+
+    store = Store("game.db")          # creates or migrates the file
+    store.record_posts(page.posts, seen_at=now)
+"""
+
+from __future__ import annotations
+
+from forumbot.store.base import REDACTED, SecretKeyError, StoreBase, is_secret_key
+from forumbot.store.cards import CardsMixin, ProposalDecidedError, UnknownProposalError
+from forumbot.store.codec import NaiveDatetimeError
+from forumbot.store.posts import PostsMixin, UnknownPostError
+from forumbot.store.records import (
+    Actor,
+    AuditEntry,
+    CardColor,
+    CardEntry,
+    CardProposal,
+    Event,
+    EventKind,
+    NightResult,
+    ProposalState,
+    RecordResult,
+    SeenPost,
+    Snapshot,
+    SnapshotKind,
+    ThreadCursor,
+)
+from forumbot.store.schema import SCHEMA_VERSION, SchemaTooNewError, migrate, schema_version
+from forumbot.store.state import StateMixin
+
+
+class Store(PostsMixin, StateMixin, CardsMixin, StoreBase):
+    """One game's store. Every time is an argument (``at``/``seen_at``/``now``)."""
+
+    def __enter__(self) -> Store:
+        return self
+
+
+__all__ = [
+    "REDACTED",
+    "SCHEMA_VERSION",
+    "Actor",
+    "AuditEntry",
+    "CardColor",
+    "CardEntry",
+    "CardProposal",
+    "Event",
+    "EventKind",
+    "NaiveDatetimeError",
+    "NightResult",
+    "ProposalDecidedError",
+    "ProposalState",
+    "RecordResult",
+    "SchemaTooNewError",
+    "SecretKeyError",
+    "SeenPost",
+    "Snapshot",
+    "SnapshotKind",
+    "Store",
+    "ThreadCursor",
+    "UnknownPostError",
+    "UnknownProposalError",
+    "is_secret_key",
+    "migrate",
+    "schema_version",
+]

@@ -1,0 +1,200 @@
+"""The connection, transactions, metadata and the audit log (with secret scrubbing).
+
+One SQLite file per game, in WAL mode so the director's CLI can read while the agent
+writes. Transactions are explicit: the connection runs in autocommit mode and every
+state change happens inside ``BEGIN IMMEDIATE`` (``write()``), which takes the write lock
+up front so two processes cannot both read a state and both act on it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import sqlite_utils
+
+from forumbot.store.codec import canonical_json, iso, parse_time, sha256_hex
+from forumbot.store.records import AuditEntry
+from forumbot.store.schema import migrate
+
+REDACTED = "[redacted]"
+
+# Keys whose values never reach the file, whatever they hold: any key containing
+# "password" or "secret", or with one of these words as a part ("auth_token", "cookie").
+# Whole parts only, so "author" or "passage" are kept.
+_SECRET_PARTS = frozenset(
+    {"pass", "passwd", "pw", "pwd", "token", "cookie", "cookies", "auth", "credential",
+     "credentials", "seccode", "secanswer", "formhash", "saltkey"}
+)
+
+
+class SecretKeyError(ValueError):
+    """A metadata key names a secret: such values are never stored."""
+
+
+def is_secret_key(key: str) -> bool:
+    low = key.lower()
+    if "password" in low or "secret" in low:
+        return True
+    return any(part in _SECRET_PARTS for part in re.split(r"[^a-z0-9]+", low))
+
+
+class StoreBase:
+    """Owns the connection. The mixins in this package add the tables' operations.
+
+    One ``Store`` per thread (or process): each has its own connection, and SQLite's
+    locking keeps them consistent. A ``Store`` may be handed from one thread to another,
+    but not used by two at once.
+    """
+
+    def __init__(self, path: str | Path, *, busy_timeout: float = 30.0) -> None:
+        self.path = None if str(path) == ":memory:" else Path(path)
+        conn = sqlite3.connect(
+            str(path), timeout=busy_timeout, isolation_level=None, check_same_thread=False
+        )
+        self.db = sqlite_utils.Database(conn)
+        self._secret_values: set[str] = set()
+        try:
+            if self.path is not None:
+                self.db.enable_wal()
+            self.db.execute("PRAGMA foreign_keys=ON")
+            migrate(self.db)
+        except BaseException:
+            conn.close()
+            raise
+
+    # -- lifecycle ---------------------------------------------------------------------
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> StoreBase:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- transactions ------------------------------------------------------------------
+
+    @contextmanager
+    def write(self) -> Iterator[sqlite3.Connection]:
+        """A ``BEGIN IMMEDIATE`` transaction, committed on exit; nested calls join it."""
+        conn = self.db.conn
+        if conn.in_transaction:
+            yield conn
+            return
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield conn
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+
+    def _one(self, sql: str, params: tuple[Any, ...] | list[Any] = ()) -> dict[str, Any] | None:
+        rows = list(self.db.query(sql, params))
+        return rows[0] if rows else None
+
+    # -- secrets -----------------------------------------------------------------------
+
+    def register_secret(self, value: str) -> None:
+        """Tell the store a secret value (e.g. the forum password) so that any audit or
+        metadata text containing it is redacted before it is written."""
+        if value:
+            self._secret_values.add(value)
+
+    def scrub(self, data: Any) -> Any:
+        """``data`` with secret-named keys redacted and registered secret values masked."""
+        if isinstance(data, Mapping):
+            return {
+                str(k): (REDACTED if is_secret_key(str(k)) else self.scrub(v))
+                for k, v in data.items()
+            }
+        if isinstance(data, (list, tuple)):
+            return [self.scrub(v) for v in data]
+        if isinstance(data, str):
+            for secret in self._secret_values:
+                data = data.replace(secret, REDACTED)
+            return data
+        if isinstance(data, datetime):
+            return iso(data)
+        if data is None or isinstance(data, (bool, int, float)):
+            return data
+        return self.scrub(str(data))
+
+    # -- metadata ----------------------------------------------------------------------
+
+    def get_meta(self, key: str) -> str | None:
+        row = self._one("SELECT value FROM meta WHERE key = ?", (key,))
+        return None if row is None else row["value"]
+
+    def set_meta(self, key: str, value: str) -> None:
+        if is_secret_key(key):
+            raise SecretKeyError(f"refusing to store meta key {key!r}: it names a secret")
+        with self.write() as conn:
+            conn.execute(
+                "INSERT INTO meta (key, value) VALUES (?, ?) "
+                "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                (key, self.scrub(value)),
+            )
+
+    @property
+    def game_key(self) -> str:
+        """Names this game in markers: the game name when set, else the file's random id."""
+        return self.get_meta("game") or self.get_meta("store_id") or "unnamed"
+
+    def save_config_snapshot(self, config: Mapping[str, Any], *, at: datetime) -> str:
+        """Keep the (scrubbed) config the agent runs with; returns its hash.
+
+        Secret-named keys are redacted, so a password that slipped into a config never
+        reaches the file. The hash is of the scrubbed form.
+        """
+        text = canonical_json(self.scrub(config))
+        digest = sha256_hex(text)
+        with self.write():
+            if self.get_meta("config_hash") != digest:
+                self.set_meta("config_json", text)
+                self.set_meta("config_hash", digest)
+                self.audit("bot", "config.changed", {"hash": digest}, at=at)
+        return digest
+
+    # -- audit -------------------------------------------------------------------------
+
+    def audit(
+        self, actor: str, action: str, detail: Mapping[str, Any] | None = None, *, at: datetime
+    ) -> int:
+        """Append one decision to the audit log (append-only). Returns its id."""
+        text = json.dumps(self.scrub(dict(detail or {})), ensure_ascii=False, sort_keys=True)
+        with self.write() as conn:
+            cur = conn.execute(
+                "INSERT INTO audit (actor, action, detail, at) VALUES (?, ?, ?, ?)",
+                (self.scrub(actor), action, text, iso(at)),
+            )
+            return int(cur.lastrowid or 0)
+
+    def audit_log(
+        self, *, since_id: int = 0, action_prefix: str | None = None
+    ) -> list[AuditEntry]:
+        sql = "SELECT * FROM audit WHERE id > ?"
+        params: list[Any] = [since_id]
+        if action_prefix:
+            sql += " AND action LIKE ? ESCAPE '\\'"
+            escaped = action_prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+            params.append(escaped + "%")
+        return [
+            AuditEntry(
+                id=r["id"],
+                actor=r["actor"],
+                action=r["action"],
+                detail=json.loads(r["detail"]),
+                at=parse_time(r["at"]),
+            )
+            for r in self.db.query(sql + " ORDER BY id", params)
+        ]

@@ -1,0 +1,171 @@
+"""The card ledger and the bot's card proposals (the bot proposes, the director decides)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from forumbot.store.base import StoreBase
+from forumbot.store.codec import iso, parse_time, parse_time_or_none
+from forumbot.store.records import CardColor, CardEntry, CardProposal, ProposalState
+
+
+class UnknownProposalError(LookupError):
+    def __init__(self, proposal_id: int) -> None:
+        super().__init__(f"no card proposal #{proposal_id}")
+
+
+class ProposalDecidedError(ValueError):
+    """The proposal was already accepted or dismissed."""
+
+
+def _entry(row: dict[str, Any]) -> CardEntry:
+    return CardEntry(
+        id=row["id"],
+        player=row["player"],
+        color=CardColor(row["color"]),
+        points=row["points"],
+        day=row["day"],
+        reason=row["reason"],
+        actor=row["actor"],
+        at=parse_time(row["at"]),
+        proposal_id=row["proposal_id"],
+    )
+
+
+def _proposal(row: dict[str, Any]) -> CardProposal:
+    return CardProposal(
+        id=row["id"],
+        day=row["day"],
+        player=row["player"],
+        color=CardColor(row["color"]),
+        reason_code=row["reason_code"],
+        detail=row["detail"] or "",
+        key=row["key"],
+        state=ProposalState(row["state"]),
+        created_at=parse_time(row["created_at"]),
+        decided_by=row["decided_by"],
+        decided_at=parse_time_or_none(row["decided_at"]),
+        why=row["why"],
+        entry_id=row["entry_id"],
+    )
+
+
+class CardsMixin(StoreBase):
+    def add_card(
+        self,
+        player: str,
+        color: CardColor | str,
+        reason: str,
+        *,
+        actor: str,
+        at: datetime,
+        day: int | None = None,
+        points: int | None = None,
+        proposal_id: int | None = None,
+    ) -> CardEntry:
+        color = CardColor(color)
+        with self.write() as conn:
+            cur = conn.execute(
+                "INSERT INTO cards (player, color, points, day, reason, actor, at, proposal_id)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (player, color.value, points, day, reason, actor, iso(at), proposal_id),
+            )
+            entry_id = int(cur.lastrowid or 0)
+            self.audit(
+                actor,
+                "card.given",
+                {"entry": entry_id, "player": player, "color": color.value, "points": points,
+                 "day": day, "reason": reason, "proposal": proposal_id},
+                at=at,
+            )
+        return CardEntry(entry_id, player, color, points, day, reason, actor, at, proposal_id)
+
+    def cards(self, *, player: str | None = None) -> list[CardEntry]:
+        sql, params = "SELECT * FROM cards", []
+        if player is not None:
+            sql += " WHERE player = ?"
+            params.append(player)
+        return [_entry(r) for r in self.db.query(sql + " ORDER BY id", params)]
+
+    def propose_card(
+        self,
+        player: str,
+        color: CardColor | str,
+        reason_code: str,
+        *,
+        key: str,
+        at: datetime,
+        day: int | None = None,
+        detail: str = "",
+    ) -> tuple[CardProposal, bool]:
+        """Propose a card. ``key`` (e.g. ``"no_vote:day2:饺子"``) makes this idempotent:
+        a key already used returns the existing proposal and ``False``."""
+        color = CardColor(color)
+        with self.write() as conn:
+            existing = self._one("SELECT * FROM card_proposals WHERE key = ?", (key,))
+            if existing is not None:
+                return _proposal(existing), False
+            cur = conn.execute(
+                "INSERT INTO card_proposals (day, player, color, reason_code, detail, key,"
+                " state, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (day, player, color.value, reason_code, detail, key,
+                 ProposalState.PROPOSED.value, iso(at)),
+            )
+            proposal_id = int(cur.lastrowid or 0)
+            self.audit("bot", "card.proposed", {"proposal": proposal_id, "player": player,
+                       "color": color.value, "reason": reason_code, "day": day}, at=at)
+        return self.proposal(proposal_id), True
+
+    def proposal(self, proposal_id: int) -> CardProposal:
+        row = self._one("SELECT * FROM card_proposals WHERE id = ?", (proposal_id,))
+        if row is None:
+            raise UnknownProposalError(proposal_id)
+        return _proposal(row)
+
+    def proposals(self, *, state: ProposalState | str | None = None) -> list[CardProposal]:
+        sql, params = "SELECT * FROM card_proposals", []
+        if state is not None:
+            sql += " WHERE state = ?"
+            params.append(ProposalState(state).value)
+        return [_proposal(r) for r in self.db.query(sql + " ORDER BY id", params)]
+
+    def _decide(self, proposal_id: int, state: ProposalState, actor: str, at: datetime,
+                why: str | None, entry_id: int | None) -> None:
+        cur = self.db.conn.execute(
+            "UPDATE card_proposals SET state = ?, decided_by = ?, decided_at = ?, why = ?,"
+            " entry_id = ? WHERE id = ? AND state = ?",
+            (state.value, actor, iso(at), why, entry_id, proposal_id,
+             ProposalState.PROPOSED.value),
+        )
+        if cur.rowcount != 1:
+            current = self.proposal(proposal_id)  # raises when unknown
+            raise ProposalDecidedError(
+                f"card proposal #{proposal_id} is already {current.state.value}"
+            )
+
+    def accept_proposal(
+        self, proposal_id: int, *, actor: str, at: datetime, reason: str | None = None,
+        points: int | None = None,
+    ) -> CardEntry:
+        """Accept: the card enters the ledger, in the same transaction."""
+        with self.write():
+            p = self.proposal(proposal_id)
+            if p.state is not ProposalState.PROPOSED:
+                raise ProposalDecidedError(
+                    f"card proposal #{proposal_id} is already {p.state.value}"
+                )
+            entry = self.add_card(
+                p.player, p.color, reason or p.detail or p.reason_code, actor=actor, at=at,
+                day=p.day, points=points, proposal_id=p.id,
+            )
+            self._decide(proposal_id, ProposalState.ACCEPTED, actor, at, reason, entry.id)
+        return entry
+
+    def dismiss_proposal(
+        self, proposal_id: int, *, actor: str, at: datetime, why: str = ""
+    ) -> CardProposal:
+        with self.write():
+            self._decide(proposal_id, ProposalState.DISMISSED, actor, at, why, None)
+            self.audit(actor, "card.dismissed", {"proposal": proposal_id, "why": why}, at=at)
+        return self.proposal(proposal_id)

@@ -1,0 +1,139 @@
+"""Every post the bot has seen, with the text first seen and every later version.
+
+Edit forensics: a player who edits a vote after the fact cannot erase what the bot saw
+first. ``posts`` holds the first sighting and the latest one; ``post_versions`` holds each
+later sighting whose content differed from the one before it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from datetime import datetime
+
+from parsers.models import Post
+
+from forumbot.store.base import StoreBase
+from forumbot.store.codec import (
+    content_hash,
+    iso,
+    iso_or_none,
+    parse_time,
+    post_from_dict,
+    post_to_dict,
+)
+from forumbot.store.records import RecordResult, SeenPost
+
+
+class UnknownPostError(LookupError):
+    """No post with this pid has been recorded."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        super().__init__(f"no post with pid {pid} in the store")
+
+
+class PostsMixin(StoreBase):
+    def record_posts(self, posts: Iterable[Post], seen_at: datetime) -> RecordResult:
+        """Store new posts and new versions of known ones. Idempotent: the same content
+        seen again changes nothing (a shifted floor number is updated, not a version)."""
+        seen = iso(seen_at, what="seen_at")
+        result = RecordResult()
+        with self.write() as conn:
+            for post in posts:
+                data = post_to_dict(post)
+                digest = content_hash(data)
+                row = conn.execute(
+                    "SELECT latest_hash, floor, tid FROM posts WHERE pid = ?", (post.pid,)
+                ).fetchone()
+                text = json.dumps(data, ensure_ascii=False)
+                if row is None:
+                    conn.execute(
+                        "INSERT INTO posts (pid, tid, floor, author, author_uid, posted_at,"
+                        " time_precision, first_text, first_html, first_seen_at, first_json,"
+                        " latest_json, latest_hash, latest_seen_at)"
+                        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        (
+                            post.pid, post.tid, post.floor, post.author, post.author_uid,
+                            data["posted_at"], data["time_precision"], post.text, post.html,
+                            seen, text, text, digest, seen,
+                        ),
+                    )
+                    result.new.append(post.pid)
+                elif row[0] != digest:
+                    conn.execute(
+                        "INSERT INTO post_versions (pid, seen_at, text, html, edited_by,"
+                        " edited_at, json, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                        (
+                            post.pid, seen, post.text, post.html, post.edited_by,
+                            iso_or_none(post.edited_at), text, digest,
+                        ),
+                    )
+                    conn.execute(
+                        "UPDATE posts SET tid = ?, floor = ?, author = ?, latest_json = ?,"
+                        " latest_hash = ?, latest_seen_at = ? WHERE pid = ?",
+                        (post.tid, post.floor, post.author, text, digest, seen, post.pid),
+                    )
+                    if post.pid not in result.edited and post.pid not in result.new:
+                        result.edited.append(post.pid)
+                elif (row[1], row[2]) != (post.floor, post.tid):
+                    # Same content at a new position (an earlier post was deleted).
+                    latest = self._latest_dict(post.pid)
+                    latest["floor"], latest["tid"] = post.floor, post.tid
+                    conn.execute(
+                        "UPDATE posts SET floor = ?, tid = ?, latest_json = ? WHERE pid = ?",
+                        (post.floor, post.tid, json.dumps(latest, ensure_ascii=False), post.pid),
+                    )
+        return result
+
+    def _latest_dict(self, pid: int) -> dict:
+        row = self._one("SELECT latest_json FROM posts WHERE pid = ?", (pid,))
+        if row is None:
+            raise UnknownPostError(pid)
+        return json.loads(row["latest_json"])
+
+    def has_post(self, pid: int) -> bool:
+        return self._one("SELECT 1 AS x FROM posts WHERE pid = ?", (pid,)) is not None
+
+    def first_seen(self, pid: int) -> Post:
+        """The post as the bot first saw it."""
+        row = self._one("SELECT first_json FROM posts WHERE pid = ?", (pid,))
+        if row is None:
+            raise UnknownPostError(pid)
+        return post_from_dict(json.loads(row["first_json"]))
+
+    def latest(self, pid: int) -> Post:
+        """The post as last seen (its current floor number included)."""
+        return post_from_dict(self._latest_dict(pid))
+
+    def posts_in_thread(self, tid: int) -> list[Post]:
+        """Latest versions of every post seen in ``tid``, in floor order (pid breaks ties;
+        posts without a floor come last)."""
+        rows = self.db.query(
+            "SELECT latest_json FROM posts WHERE tid = ? "
+            "ORDER BY floor IS NULL, floor, pid",
+            (tid,),
+        )
+        return [post_from_dict(json.loads(r["latest_json"])) for r in rows]
+
+    def versions(self, pid: int) -> list[SeenPost]:
+        """Every distinct version seen, oldest first; index 0 is the first sighting."""
+        row = self._one("SELECT first_json, first_seen_at FROM posts WHERE pid = ?", (pid,))
+        if row is None:
+            raise UnknownPostError(pid)
+        first = post_from_dict(json.loads(row["first_json"]))
+        out = [SeenPost(parse_time(row["first_seen_at"]), first)]
+        for r in self.db.query(
+            "SELECT seen_at, json FROM post_versions WHERE pid = ? ORDER BY id", (pid,)
+        ):
+            out.append(SeenPost(parse_time(r["seen_at"]), post_from_dict(json.loads(r["json"]))))
+        return out
+
+    def edited_pids(self, tid: int | None = None) -> list[int]:
+        """Pids with more than one version seen (optionally in one thread)."""
+        sql = "SELECT DISTINCT v.pid FROM post_versions v JOIN posts p ON p.pid = v.pid"
+        params: tuple = ()
+        if tid is not None:
+            sql += " WHERE p.tid = ?"
+            params = (tid,)
+        return [r["pid"] for r in self.db.query(sql + " ORDER BY v.pid", params)]

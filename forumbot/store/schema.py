@@ -1,0 +1,234 @@
+"""The store's schema, as an ordered list of migrations.
+
+``MIGRATIONS[i]`` turns a version-``i`` file into version ``i + 1``. A new file runs them
+all; an older file runs the ones it lacks, each in its own transaction together with the
+``schema_version`` row that records it, so a crash mid-upgrade leaves a file at a known
+version. Never edit a released migration: append a new one.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Callable
+
+import sqlite_utils
+
+
+def _v1_posts_state_audit(db: sqlite_utils.Database) -> None:
+    """Posts and their versions, thread cursors, game events, key/value meta, audit."""
+    db["posts"].create(
+        {
+            "pid": int,
+            "tid": int,
+            "floor": int,
+            "author": str,
+            "author_uid": int,
+            "posted_at": str,
+            "time_precision": str,
+            "first_text": str,
+            "first_html": str,
+            "first_seen_at": str,
+            "first_json": str,
+            "latest_json": str,
+            "latest_hash": str,
+            "latest_seen_at": str,
+        },
+        pk="pid",
+        not_null={"tid", "posted_at", "first_json", "latest_json", "latest_hash"},
+    )
+    db["posts"].create_index(["tid", "floor"])
+    db["post_versions"].create(
+        {
+            "id": int,
+            "pid": int,
+            "seen_at": str,
+            "text": str,
+            "html": str,
+            "edited_by": str,
+            "edited_at": str,
+            "json": str,
+            "hash": str,
+        },
+        pk="id",
+        foreign_keys=[("pid", "posts", "pid")],
+        not_null={"pid", "seen_at", "json", "hash"},
+    )
+    db["post_versions"].create_index(["pid", "id"])
+    db["thread_cursors"].create(
+        {
+            "tid": int,
+            "last_page": int,
+            "last_pid": int,
+            "total_pages": int,
+            "ppp": int,
+            "updated_at": str,
+        },
+        pk="tid",
+    )
+    db["events"].create(
+        {"id": int, "day": int, "kind": str, "payload": str, "actor": str, "at": str},
+        pk="id",
+        not_null={"day", "kind", "payload", "actor", "at"},
+    )
+    db["events"].create_index(["day", "id"])
+    db["meta"].create({"key": str, "value": str}, pk="key")
+    db["meta"].insert({"key": "store_id", "value": secrets.token_hex(4)})
+    db["audit"].create(
+        {"id": int, "actor": str, "action": str, "detail": str, "at": str},
+        pk="id",
+        not_null={"actor", "action", "detail", "at"},
+    )
+
+
+def _v2_snapshots_cards(db: sqlite_utils.Database) -> None:
+    """Tally/rulings snapshots per day, the card ledger and card proposals."""
+    db["snapshots"].create(
+        {"id": int, "kind": str, "day": int, "version": int, "hash": str, "json": str, "at": str},
+        pk="id",
+        not_null={"kind", "day", "version", "hash", "json", "at"},
+    )
+    db["snapshots"].create_index(["kind", "day", "version"], unique=True)
+    db["card_proposals"].create(
+        {
+            "id": int,
+            "day": int,
+            "player": str,
+            "color": str,
+            "reason_code": str,
+            "detail": str,
+            "key": str,
+            "state": str,
+            "created_at": str,
+            "decided_by": str,
+            "decided_at": str,
+            "why": str,
+            "entry_id": int,
+        },
+        pk="id",
+        not_null={"player", "color", "reason_code", "key", "state", "created_at"},
+    )
+    db["card_proposals"].create_index(["key"], unique=True)
+    db["cards"].create(
+        {
+            "id": int,
+            "player": str,
+            "color": str,
+            "points": int,
+            "day": int,
+            "reason": str,
+            "actor": str,
+            "at": str,
+            "proposal_id": int,
+        },
+        pk="id",
+        not_null={"player", "color", "reason", "actor", "at"},
+    )
+
+
+def _v3_outbox(db: sqlite_utils.Database) -> None:
+    """The outbox of drafts and each draft's state history."""
+    db["outbox"].create(
+        {
+            "id": int,
+            "kind": str,
+            "tid": int,
+            "body": str,
+            "original_body": str,
+            "quote_pid": int,
+            "edit_pid": int,
+            "day": int,
+            "dedupe_key": str,
+            "created_at": str,
+            "state": str,
+            "approved_by": str,
+            "approved_at": str,
+            "pid": int,
+            "marker": str,
+            "attempts": int,
+            "last_error": str,
+            "published_at": str,
+            "superseded_by": int,
+            "updated_at": str,
+        },
+        pk="id",
+        not_null={"kind", "tid", "body", "original_body", "created_at", "state", "marker"},
+        defaults={"attempts": 0},
+    )
+    db["outbox"].create_index(["dedupe_key"], unique=True)
+    db["outbox"].create_index(["marker"], unique=True)
+    db["outbox"].create_index(["state"])
+    db["outbox"].create_index(["kind", "tid", "state"])
+    db["outbox_history"].create(
+        {
+            "id": int,
+            "draft_id": int,
+            "at": str,
+            "from_state": str,
+            "to_state": str,
+            "actor": str,
+            "detail": str,
+        },
+        pk="id",
+        foreign_keys=[("draft_id", "outbox", "id")],
+        not_null={"draft_id", "at", "to_state", "actor", "detail"},
+    )
+    db["outbox_history"].create_index(["draft_id", "id"])
+
+
+Migration = Callable[[sqlite_utils.Database], None]
+
+MIGRATIONS: tuple[Migration, ...] = (
+    _v1_posts_state_audit,
+    _v2_snapshots_cards,
+    _v3_outbox,
+)
+
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+class SchemaTooNewError(RuntimeError):
+    """The file was written by a newer forumbot than this one."""
+
+
+def schema_version(db: sqlite_utils.Database) -> int:
+    if "schema_version" not in db.table_names():
+        return 0
+    row = db.execute("SELECT MAX(version) FROM schema_version").fetchone()
+    return row[0] or 0
+
+
+def migrate(db: sqlite_utils.Database, *, target: int = SCHEMA_VERSION) -> int:
+    """Bring ``db`` up to ``target`` (default: current). Returns the version reached.
+
+    Each step runs under ``BEGIN IMMEDIATE`` so two processes opening the same old file
+    do not both upgrade it: the second waits, then sees the new version and skips.
+    """
+    if not 0 <= target <= SCHEMA_VERSION:
+        raise ValueError(f"target schema version {target} outside 0..{SCHEMA_VERSION}")
+    conn = db.conn
+    with db.atomic():
+        db["schema_version"].create(
+            {"version": int, "applied": str}, pk="version", if_not_exists=True
+        )
+    while True:
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            current = schema_version(db)
+            if current > SCHEMA_VERSION:
+                raise SchemaTooNewError(
+                    f"store schema version {current} is newer than this forumbot "
+                    f"understands ({SCHEMA_VERSION}); upgrade forumbot"
+                )
+            if current >= target:
+                conn.execute("COMMIT")
+                return current
+            MIGRATIONS[current](db)  # sqlite-utils nests its own writes as savepoints
+            conn.execute(
+                "INSERT INTO schema_version (version, applied) VALUES (?, ?)",
+                (current + 1, MIGRATIONS[current].__name__),
+            )
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
