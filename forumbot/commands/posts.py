@@ -1,0 +1,133 @@
+"""``forumbot posts``: show what the parsers read from saved thread pages."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from parsers.errors import PageParseError
+from parsers.models import Post, VoteDeclaration
+from parsers.pages import read_page_files
+from parsers.votes import parse_vote
+
+__all__ = ["commands", "post_record", "posts"]
+
+
+def _vote_record(vote: VoteDeclaration | None) -> dict[str, object] | None:
+    if vote is None:
+        return None
+    return {
+        "kind": str(vote.kind),
+        "target": vote.target,
+        "reason": vote.reason,
+        "problem": str(vote.problem) if vote.problem else None,
+    }
+
+
+def post_record(post: Post) -> dict[str, object]:
+    """One post as ``--json`` prints it. Scripts depend on these field names."""
+    return {
+        "pid": post.pid,
+        "floor": post.floor,
+        "author": post.author,
+        "author_uid": post.author_uid,
+        "posted_at": post.posted_at.isoformat(),
+        "edited_at": post.edited_at.isoformat() if post.edited_at else None,
+        "quotes": [{"pid": q.pid, "author": q.author} for q in post.quotes],
+        "text": post.text,
+        "vote": _vote_record(parse_vote(post.text)),
+        # extras (added fields; the ones above are fixed)
+        "tid": post.tid,
+        "edited_by": post.edited_by,
+        "notice": str(post.notice) if post.notice else None,
+        "time_precision": str(post.time_precision),
+    }
+
+
+def _declaration(vote: dict[str, object] | None) -> str:
+    if vote is None:
+        return ""
+    word = "投票" if vote["kind"] == "vote" else "改票"
+    text = f"{word} → {vote['target'] or '?'}"
+    if vote["problem"]:
+        text += f" [{vote['problem']}]"
+    return text
+
+
+def _short_time(iso: object) -> str:
+    """``2026-11-30T00:24:47+08:00`` → ``11-30 00:24:47`` (the zone is the --tz one)."""
+    if not iso:
+        return ""
+    return str(iso)[5:19].replace("T", " ")
+
+
+def _table(records: list[dict[str, object]]) -> Table:
+    table = Table(title=f"{len(records)} posts")
+    for name in ("floor", "pid", "author", "time", "edited", "quotes → pids", "declaration"):
+        table.add_column(name, justify="right" if name in ("floor", "pid") else "left")
+    for r in records:
+        quotes = ", ".join(str(q["pid"]) if q["pid"] is not None else "?" for q in r["quotes"])
+        table.add_row(
+            "" if r["floor"] is None else str(r["floor"]),
+            str(r["pid"]),
+            str(r["author"] or "(anonymous)") + (f" [{r['notice']}]" if r["notice"] else ""),
+            _short_time(r["posted_at"]),
+            _short_time(r["edited_at"]),
+            quotes,
+            _declaration(r["vote"]),  # type: ignore[arg-type]
+        )
+    return table
+
+
+@click.command("posts")
+@click.option("--pages", "pages", required=True, multiple=True,
+              type=click.Path(exists=True, dir_okay=False),
+              help="Saved thread page (HTML or mobile-API JSON). Repeat, or list several after one --pages.")
+@click.argument("more", nargs=-1, type=click.Path(exists=True, dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON list, one object per post.")
+@click.option("--tz", default="Asia/Shanghai", show_default=True,
+              help="The forum's time zone (pages carry no zone marker).")
+@click.option("--now", default=None,
+              help="ISO time the pages were fetched; needed only for relative times without a title.")
+def posts(pages: tuple[str, ...], more: tuple[str, ...], as_json: bool, tz: str,
+          now: str | None) -> None:
+    """Print every post read from saved thread pages, deduplicated by pid.
+
+    Shows floor, pid, author, time, edit time, quoted pids and the vote declaration
+    found in the post's own text.
+
+    Example:
+
+        forumbot posts --pages viewthread-tid2-page1.html viewthread-tid2-page2.html --json
+    """
+    try:
+        zone = ZoneInfo(tz)
+    except (ZoneInfoNotFoundError, ValueError) as exc:
+        raise click.ClickException(f"unknown time zone: {tz}") from exc
+    moment = None
+    if now:
+        try:
+            moment = datetime.fromisoformat(now)
+        except ValueError as exc:
+            raise click.ClickException(f"--now is not an ISO time: {now}") from exc
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=zone)
+    try:
+        found = read_page_files([*pages, *more], tz=zone, now=moment)
+    except PageParseError as exc:
+        raise click.ClickException(str(exc)) from exc
+    except OSError as exc:
+        raise click.ClickException(f"cannot read {exc.filename}: {exc.strerror}") from exc
+    records = [post_record(p) for p in found]
+    if as_json:
+        click.echo(json.dumps(records, ensure_ascii=False, indent=2))
+    else:
+        Console().print(_table(records))
+
+
+commands = [posts]
