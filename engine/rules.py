@@ -1,0 +1,135 @@
+"""Rule sets as data: the four seed rule documents as presets a game config may override.
+
+Every field is a plain value (int, bool, str enum) so a TOML ``[game.rules]`` table maps
+onto it one to one. The seed sentence behind each preset value is quoted beside it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+from enum import StrEnum
+from typing import Any
+
+
+class TieRule(StrEnum):
+    # S09/S10 【领导】 and 14人简易: the sheriff's target is out if among the tied, else no one.
+    SHERIFF_TARGET = "sheriff_target"
+    # 双身份: a living scapegoat goes instead, else whoever first reached the top count.
+    SCAPEGOAT_THEN_FIRST_REACHED = "scapegoat_then_first_reached"
+    # whoever first reached the top count (SPEC §3.7): the day-1 sheriff election rule.
+    FIRST_REACHED = "first_reached"
+    # a tie puts no one out / elects no one.
+    NO_ONE = "no_one"
+
+
+class CardPolicy(StrEnum):
+    LADDER = "ladder"  # 3 blue → yellow, 3 yellow → red, red → sent off
+    POINTS = "points"  # 双身份: 累计扣满12分者将予以罚下
+
+
+class Visibility(StrEnum):
+    PUBLIC = "public"  # voters named in running counts
+    COUNTS_ONLY = "counts_only"  # S10 高难度投票半公开: counts without voter names
+
+
+class RuleSetError(ValueError):
+    """An unknown rule-set name, unknown field or bad value. Names the thing."""
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    name: str
+    title: str
+    sheriff_weight: int = 2
+    idiot_weight: int = 0
+    elimination_tie: TieRule = TieRule.SHERIFF_TARGET
+    sheriff_tie: TieRule = TieRule.FIRST_REACHED
+    change_window_minutes: int = 60
+    max_changes: int = 1
+    acceleration_voids_changes: bool = True
+    require_reason: bool = True
+    card_policy: CardPolicy = CardPolicy.LADDER
+    blues_per_yellow: int = 3
+    yellows_per_red: int = 3
+    sendoff_points: int = 12
+    lurk_posts_per_day: int = 5
+    lurk_posts_per_span: int = 10
+    lurk_span_days: int = 3
+    visibility: Visibility = Visibility.PUBLIC
+    no_vote_card: str = "yellow"
+
+    def with_overrides(self, **overrides: Any) -> RuleSet:
+        """A copy with some fields replaced; unknown keys and bad values are errors."""
+        known = {f.name: f for f in fields(self)}
+        unknown = sorted(set(overrides) - set(known))
+        if unknown:
+            raise RuleSetError(
+                f"unknown rule-set field(s) {', '.join(unknown)} "
+                f"(known: {', '.join(sorted(k for k in known if k not in ('name', 'title')))})"
+            )
+        coerced = {key: _coerce(key, value, known[key].type) for key, value in overrides.items()}
+        return replace(self, **coerced)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+_ENUMS: dict[str, type[StrEnum]] = {
+    "TieRule": TieRule,
+    "CardPolicy": CardPolicy,
+    "Visibility": Visibility,
+}
+
+
+def _coerce(key: str, value: Any, annotation: Any) -> Any:
+    kind = str(annotation)
+    if kind in _ENUMS:
+        enum = _ENUMS[kind]
+        try:
+            return enum(value)
+        except ValueError:
+            choices = ", ".join(m.value for m in enum)
+            raise RuleSetError(f"{key}: {value!r} is not one of {choices}") from None
+    if kind == "bool":
+        if not isinstance(value, bool):
+            raise RuleSetError(f"{key}: expected true or false, got {value!r}")
+        return value
+    if kind == "int":
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise RuleSetError(f"{key}: expected a whole number ≥ 0, got {value!r}")
+        return value
+    if not isinstance(value, str):
+        raise RuleSetError(f"{key}: expected text, got {value!r}")
+    return value
+
+
+PRESETS: dict[str, RuleSet] = {
+    # 001_…: the same 【领导】 sentence as S10.
+    "s09": RuleSet(name="s09", title="官方规则S09暨狼人游戏原版"),
+    # 000_…: 【领导】计算投票数量时警长投出的票计为两票，如出现警长投票对象与其他对象得票数相同且为最高，
+    # 则警长投票对象出局。否则得票数同为最高的两名角色均不出局，即无人出局。
+    # 【若愚】…若白痴发动此技能，则此后白痴投票不计入总票数。
+    # 高难度投票半公开、低难度投票全公开 → visibility is a per-game override.
+    "s10": RuleSet(name="s10", title="官方规则S10暨狼人游戏论坛版"),
+    # 002_…: 平票则警长投票的人出局，警长不投票则无人出局。 白天结束前一个小时不得改票。
+    # 进程加速后不允许改票，所有改票作废。 三张【蓝牌】升级为一张【黄牌】 三张【黄牌】升级为一张【红牌】
+    # 在未加快进程的单个讨论日不足五帖、或连续三个讨论日均不足十帖
+    "simple14": RuleSet(name="simple14", title="14人简易规则"),
+    # 003_…: 若最高票平票且当前没有人第一身份为替罪羊，则最先达到高票的人第一身份死亡。
+    # 累计扣满12分者将予以罚下。 投票过程全程公开。
+    "dual": RuleSet(
+        name="dual",
+        title="双身份规则（alpha版）",
+        elimination_tie=TieRule.SCAPEGOAT_THEN_FIRST_REACHED,
+        card_policy=CardPolicy.POINTS,
+    ),
+}
+
+
+def preset(name: str) -> RuleSet:
+    try:
+        return PRESETS[name]
+    except KeyError:
+        raise RuleSetError(
+            f"unknown rule set {name!r} (choose {', '.join(PRESETS)})"
+        ) from None

@@ -1,0 +1,304 @@
+"""The game config (TOML) → engine objects. File reading lives here, not in ``engine``.
+
+Every problem becomes a ``ConfigError`` whose message names the file and the key, e.g.
+``config.toml: [game].ruleset: unknown rule set 's11' (choose s09, s10, simple14, dual)``.
+Unknown keys inside ``[forum]``, ``[game]`` and ``[[days]]`` are errors (a typo must not
+pass silently); unknown top-level tables are left for other parts of forumbot (``raw``).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from datetime import date, datetime, tzinfo
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from engine.rules import RuleSet, RuleSetError, preset
+from engine.state import DayWindow, GameState
+
+DEFAULT_TIMEZONE = "Asia/Shanghai"
+
+# Known keys per table. Other parts of forumbot that add keys to these tables extend the
+# sets here, so the typo check keeps working.
+FORUM_KEYS = {"base_url", "timezone"}
+GAME_KEYS = {
+    "ruleset", "director", "bot", "players", "sheriff", "out", "idiot_revealed",
+    "change_window_minutes", "aliases", "substitutes", "scapegoat", "rules",
+}
+DAY_KEYS = {
+    "number", "vote_thread", "discussion_thread", "progress_thread", "start", "deadline",
+    "accelerated", "deadline_pid",
+}
+
+
+class ConfigError(ValueError):
+    """A config problem, naming the file and the key."""
+
+
+@dataclass(frozen=True)
+class ForumSettings:
+    base_url: str | None
+    timezone: str
+    tz: tzinfo
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    path: Path
+    forum: ForumSettings
+    rules: RuleSet
+    state: GameState  # the initial state, days included
+    raw: dict[str, Any] = field(default_factory=dict, compare=False)  # the whole TOML document
+
+    @property
+    def days(self) -> tuple[DayWindow, ...]:
+        return self.state.days
+
+    def day(self, number: int) -> DayWindow:
+        for window in self.days:
+            if window.number == number:
+                return window
+        known = ", ".join(str(d.number) for d in self.days) or "none"
+        raise ConfigError(f"{self.path}: [[days]]: no day {number} (configured: {known})")
+
+
+def load_config(path: str | Path) -> GameConfig:
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path}: not UTF-8 text") from None
+    return parse_config(text, path)
+
+
+def parse_config(text: str, path: str | Path = "config.toml") -> GameConfig:
+    path = Path(path)
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+    return _Reader(path).read(doc)
+
+
+class _Reader:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def fail(self, key: str, message: str) -> ConfigError:
+        return ConfigError(f"{self.path}: {key}: {message}")
+
+    # --- tables ------------------------------------------------------------------------
+
+    def read(self, doc: dict[str, Any]) -> GameConfig:
+        forum = self.forum(self.table(doc, "forum", required=False))
+        game = self.table(doc, "game", required=True)
+        self.known(game, GAME_KEYS, "[game]")
+        rules = self.rules(game)
+        players = self.players(game)
+        state = GameState(
+            players=players,
+            director=self.text(game, "director", "[game].director", required=False),
+            bot=self.text(game, "bot", "[game].bot", required=False),
+        )
+        state = self.people(game, state, forum.tz)
+        days_raw = doc.get("days", [])
+        if not isinstance(days_raw, list) or not all(isinstance(d, dict) for d in days_raw):
+            raise self.fail("[[days]]", "expected an array of tables ([[days]])")
+        numbers: set[int] = set()
+        for index, raw in enumerate(days_raw, start=1):
+            window = self.day(raw, index, forum.tz)
+            if window.number in numbers:
+                raise self.fail(f"[[days]] #{index}.number", f"day {window.number} is configured twice")
+            numbers.add(window.number)
+            state = state.add_day(window)
+        return GameConfig(self.path, forum, rules, _without_log(state), raw=doc)
+
+    def table(self, doc: dict[str, Any], name: str, *, required: bool) -> dict[str, Any]:
+        value = doc.get(name)
+        if value is None:
+            if required:
+                raise self.fail(f"[{name}]", "missing table")
+            return {}
+        if not isinstance(value, dict):
+            raise self.fail(f"[{name}]", "expected a table")
+        return value
+
+    def known(self, table: dict[str, Any], keys: set[str], where: str) -> None:
+        unknown = sorted(set(table) - keys)
+        if unknown:
+            raise self.fail(
+                f"{where}.{unknown[0]}",
+                f"unknown key (known keys: {', '.join(sorted(keys))})",
+            )
+
+    def forum(self, table: dict[str, Any]) -> ForumSettings:
+        self.known(table, FORUM_KEYS, "[forum]")
+        base_url = self.text(table, "base_url", "[forum].base_url", required=False)
+        name = self.text(table, "timezone", "[forum].timezone", required=False) or DEFAULT_TIMEZONE
+        try:
+            tz = ZoneInfo(name)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise self.fail("[forum].timezone", f"unknown time zone {name!r} (e.g. Asia/Shanghai)") from None
+        return ForumSettings(base_url, name, tz)
+
+    def rules(self, game: dict[str, Any]) -> RuleSet:
+        name = self.text(game, "ruleset", "[game].ruleset", required=True)
+        try:
+            rules = preset(name)
+        except RuleSetError as exc:
+            raise self.fail("[game].ruleset", str(exc)) from None
+        overrides = self.table(game, "rules", required=False)
+        if "change_window_minutes" in game:
+            if "change_window_minutes" in overrides:
+                raise self.fail("[game].change_window_minutes", "also set in [game.rules]: set it once")
+            overrides = {**overrides, "change_window_minutes": game["change_window_minutes"]}
+        for key, value in overrides.items():
+            where = "[game].change_window_minutes" if key == "change_window_minutes" and key in game else f"[game.rules].{key}"
+            try:
+                rules = rules.with_overrides(**{key: value})
+            except RuleSetError as exc:
+                raise self.fail(where, str(exc)) from None
+        return rules
+
+    def players(self, game: dict[str, Any]) -> tuple[str, ...]:
+        players = self.names(game, "players", "[game].players", required=True)
+        if not players:
+            raise self.fail("[game].players", "no players listed")
+        seen: set[str] = set()
+        for name in players:
+            if name in seen:
+                raise self.fail("[game].players", f"{name!r} is listed twice")
+            seen.add(name)
+        return tuple(players)
+
+    def people(self, game: dict[str, Any], state: GameState, tz: tzinfo) -> GameState:
+        players = state.players
+
+        def need(name: str, key: str) -> str:
+            if name not in players:
+                raise self.fail(key, f"{name!r} is not in [game].players")
+            return name
+
+        sheriff = self.text(game, "sheriff", "[game].sheriff", required=False)
+        if sheriff:
+            state = state.set_sheriff(need(sheriff, "[game].sheriff"))
+        goat = self.text(game, "scapegoat", "[game].scapegoat", required=False)
+        if goat:
+            state = state.set_scapegoat(need(goat, "[game].scapegoat"))
+        for index, entry in enumerate(self.list(game, "out", "[game].out")):
+            key = f"[game].out[{index}]"
+            if isinstance(entry, str):
+                state = state.put_out(need(entry, key), None, "out before these days")
+            elif isinstance(entry, dict):
+                self.known(entry, {"player", "at", "why"}, key)
+                player = need(self.text(entry, "player", f"{key}.player", required=True), f"{key}.player")
+                at = self.when(entry, "at", f"{key}.at", tz, required=False)
+                why = self.text(entry, "why", f"{key}.why", required=False) or ""
+                state = state.put_out(player, at, why)
+            else:
+                raise self.fail(key, "expected a player name or {player = …, at = …, why = …}")
+        if len({r.player for r in state.out}) != len(state.out):
+            raise self.fail("[game].out", "a player is listed twice")
+        for name in self.names(game, "idiot_revealed", "[game].idiot_revealed", required=False):
+            state = state.reveal_idiot(need(name, "[game].idiot_revealed"))
+        for alias, player in self.table(game, "aliases", required=False).items():
+            if not isinstance(player, str):
+                raise self.fail(f"[game.aliases].{alias}", "expected a player name")
+            state = state.alias(alias, need(player, f"[game.aliases].{alias}"))
+        for account, seat in self.table(game, "substitutes", required=False).items():
+            key = f"[game.substitutes].{account}"
+            if not isinstance(seat, str):
+                raise self.fail(key, "expected the seat (a player name) this account takes over")
+            state = state.substitute(need(seat, key), account)
+        return state
+
+    def day(self, raw: dict[str, Any], index: int, tz: tzinfo) -> DayWindow:
+        where = f"[[days]] #{index}"
+        self.known(raw, DAY_KEYS, where)
+        number = self.integer(raw, "number", f"{where}.number", required=True, minimum=1)
+        where = f"[[days]] #{index} (day {number})"
+        start = self.when(raw, "start", f"{where}.start", tz, required=True)
+        deadline = self.when(raw, "deadline", f"{where}.deadline", tz, required=True)
+        assert start is not None and deadline is not None
+        if deadline <= start:
+            raise self.fail(f"{where}.deadline", "must be after start")
+        accelerated = raw.get("accelerated", False)
+        if not isinstance(accelerated, bool):
+            raise self.fail(f"{where}.accelerated", "expected true or false")
+        return DayWindow(
+            number=number,
+            start=start,
+            deadline=deadline,
+            vote_thread=self.integer(raw, "vote_thread", f"{where}.vote_thread", required=False, minimum=1),
+            discussion_thread=self.integer(raw, "discussion_thread", f"{where}.discussion_thread", required=False, minimum=1),
+            progress_thread=self.integer(raw, "progress_thread", f"{where}.progress_thread", required=False, minimum=1),
+            accelerated=accelerated,
+            deadline_pid=self.integer(raw, "deadline_pid", f"{where}.deadline_pid", required=False, minimum=1),
+        )
+
+    # --- values ------------------------------------------------------------------------
+
+    def text(self, table: dict[str, Any], name: str, key: str, *, required: bool) -> str | None:
+        value = table.get(name)
+        if value is None:
+            if required:
+                raise self.fail(key, "missing")
+            return None
+        if not isinstance(value, str) or not value.strip():
+            raise self.fail(key, f"expected non-empty text, got {value!r}")
+        return value
+
+    def list(self, table: dict[str, Any], name: str, key: str) -> list[Any]:
+        value = table.get(name, [])
+        if not isinstance(value, list):
+            raise self.fail(key, "expected a list")
+        return value
+
+    def names(self, table: dict[str, Any], name: str, key: str, *, required: bool) -> list[str]:
+        if required and name not in table:
+            raise self.fail(key, "missing")
+        value = self.list(table, name, key)
+        for item in value:
+            if not isinstance(item, str) or not item.strip():
+                raise self.fail(key, f"expected names (text), got {item!r}")
+        return value
+
+    def integer(self, table: dict[str, Any], name: str, key: str, *, required: bool, minimum: int) -> int | None:
+        value = table.get(name)
+        if value is None:
+            if required:
+                raise self.fail(key, "missing")
+            return None
+        if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+            raise self.fail(key, f"expected a whole number ≥ {minimum}, got {value!r}")
+        return value
+
+    def when(self, table: dict[str, Any], name: str, key: str, tz: tzinfo, *, required: bool) -> datetime | None:
+        value = table.get(name)
+        if value is None:
+            if required:
+                raise self.fail(key, "missing")
+            return None
+        if isinstance(value, str):
+            try:
+                value = datetime.fromisoformat(value.strip())
+            except ValueError:
+                raise self.fail(key, f"not a date-time: {value!r} (e.g. 2026-11-30T21:30:00+08:00)") from None
+        if isinstance(value, date) and not isinstance(value, datetime):
+            raise self.fail(key, "a date-time is needed, not only a date")
+        if not isinstance(value, datetime):
+            raise self.fail(key, f"expected a date-time, got {value!r}")
+        if value.tzinfo is None:
+            value = value.replace(tzinfo=tz)  # written in the forum's time zone
+        return value
+
+
+def _without_log(state: GameState) -> GameState:
+    """The config describes the starting point; its build steps are not game events."""
+    from dataclasses import replace
+
+    return replace(state, log=())

@@ -1,0 +1,136 @@
+"""``forumbot tally`` over the real captured voting thread (discuz-x3 tid 2, MANIFEST.md).
+
+The director closed voting with pid 27 at 2026-11-30 00:25:54; pids 24–28 all carry that
+same second. The config names the closing post (``deadline_pid = 27``): posts in the
+deadline's second count only if they come before it, so 月饼's and bob_2's changes (pids
+24, 25) stand and 烧卖's vote (pid 28) is late. The captured game ran in minutes, so the
+change window is 0 here (a 60-minute window would void every change in it).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from forumbot.cli import main
+
+CONFIG = """
+[forum]
+base_url = "http://127.0.0.1:8080/"
+timezone = "Asia/Shanghai"
+
+[game]
+ruleset = "{ruleset}"
+director = "导演"
+bot = "计票机器人"
+players = ["饺子", "包子", "汤圆", "Alice", "bob_2", "月饼", "小笼包", "烧卖"]
+change_window_minutes = 0
+
+[[days]]
+number = {day}
+vote_thread = 2
+discussion_thread = 1
+start = "2026-11-30T00:00:00+08:00"
+deadline = "2026-11-30T00:25:54+08:00"
+deadline_pid = 27
+"""
+
+# MANIFEST ground truth: every vote/change in tid 2 → (voter, kind, target, valid, reason)
+EXPECTED_VOTES = {
+    2: ("导演", "change", None, False, "voter_not_player"),  # the rules post's format template
+    3: ("饺子", "vote", "包子", True, None),
+    4: ("包子", "vote", "饺子", True, None),
+    5: ("汤圆", "vote", "弃权", True, None),
+    6: ("Alice", "vote", "饺子", True, None),
+    8: ("月饼", "vote", "小笼包", True, None),
+    9: ("小笼包", "vote", "月饼", True, None),
+    11: ("汤圆", "change", "包子", True, None),
+    14: ("bob_2", "vote", "饺子", True, None),
+    15: ("饺子", "change", "汤圆", True, None),
+    16: ("烧卖", "vote", "小笼包", True, None),
+    19: ("Alice", "change", "月饼", True, None),
+    24: ("月饼", "change", "饺子", True, None),
+    25: ("bob_2", "change", "Alice", True, None),
+    28: ("烧卖", "vote", "包子", False, "late"),
+}
+EXPECTED_COUNTS = {"饺子": 2, "月饼": 2, "包子": 1, "汤圆": 1, "Alice": 1, "小笼包": 1}
+
+
+def run_tally(tmp_path: Path, x3_dir: Path, *extra: str, ruleset: str = "simple14", day: int = 1,
+              pages: tuple[str, ...] = ("viewthread-tid2-page1.html", "viewthread-tid2-page2.html",
+                                        "viewthread-tid2-page3.html")):
+    config = tmp_path / "game.toml"
+    config.write_text(CONFIG.format(ruleset=ruleset, day=day), encoding="utf-8")
+    files = [str(x3_dir / name) for name in pages]
+    return CliRunner().invoke(main, ["tally", "--config", str(config), "--day", str(day), "--pages", *files, *extra])
+
+
+def test_cmd_tally__real_thread_reproduces_the_manifest(tmp_path, x3_dir):
+    result = run_tally(tmp_path, x3_dir, "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    got = {v["pid"]: (v["voter"], v["kind"], v["target"], v["valid"], v["reason"]) for v in report["votes"]}
+    assert got == EXPECTED_VOTES
+    assert report["counts"] == EXPECTED_COUNTS
+    voters = {v["voter"] for v in report["votes"] if v["final"]}
+    assert voters == {"饺子", "包子", "汤圆", "Alice", "bob_2", "月饼", "小笼包", "烧卖"}
+    assert report["non_voters"] == [] and report["abstain"] == 0
+
+
+def test_cmd_tally__real_thread_day1_sheriff_by_first_reached(tmp_path, x3_dir):
+    """饺子 and 月饼 tie at 2. 月饼 reached 2 with Alice's change (pid 19); 饺子 was at 3,
+    dropped to 2 only when bob_2 changed away (pid 25): 月饼 reached the final count first."""
+    report = json.loads(run_tally(tmp_path, x3_dir, "--json").output)
+    assert report["result"]["sheriff"] == "月饼"
+    assert report["result"]["tie"] == ["饺子", "月饼"] and report["result"]["rule"] == "tie_first_reached"
+
+
+def test_cmd_tally__real_thread_flags(tmp_path, x3_dir):
+    report = json.loads(run_tally(tmp_path, x3_dir, "--json").output)
+    flags = {(f["floor"], f["player"], f["kind"]) for f in report["flags"]}
+    assert {(7, "月饼", "edit"), (8, "小笼包", "font"), (9, "烧卖", "evidence")} <= flags
+
+
+@pytest.mark.parametrize("ruleset", ["s09", "s10", "simple14", "dual"])
+def test_cmd_tally__json_answers_spec_7_for_every_rule_set(tmp_path, x3_dir, ruleset):
+    result = run_tally(tmp_path, x3_dir, "--json", ruleset=ruleset, day=2)
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert {"day", "ruleset", "deadline", "votes", "counts", "abstain", "non_voters", "result", "flags"} <= set(report)
+    assert (report["day"], report["ruleset"], report["deadline"]) == (2, ruleset, "2026-11-30T00:25:54+08:00")
+    assert report["counts"] == EXPECTED_COUNTS
+    expected_out = "月饼" if ruleset == "dual" else None  # dual: first to reach; others: no sheriff → no one
+    assert report["result"]["out"] == expected_out
+    assert all(v["reason"] and v["floor"] for v in report["votes"] if not v["valid"])
+
+
+def test_cmd_tally__minute_precise_page_gives_the_same_counts(tmp_path, x3_dir):
+    pages = ("viewthread-tid2-page1-dateconvert-off.html", "viewthread-tid2-page2.html", "viewthread-tid2-page3.html")
+    report = json.loads(run_tally(tmp_path, x3_dir, "--json", pages=pages).output)
+    assert report["counts"] == EXPECTED_COUNTS
+    assert {v["time_precision"] for v in report["votes"] if v["pid"] < 10} == {"minute"}
+
+
+def test_cmd_tally__table_by_default(tmp_path, x3_dir):
+    result = run_tally(tmp_path, x3_dir)
+    assert result.exit_code == 0, result.output
+    assert "饺子 2，月饼 2" in result.output and "late" in result.output
+
+
+def test_cmd_tally__errors_are_one_line(tmp_path, x3_dir):
+    result = run_tally(tmp_path, x3_dir, day=1, pages=("login-page.html",))
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert result.output.startswith("Error: ") and "login-page.html" in result.output
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[game]\nruleset = "s11"\nplayers = ["a"]\n', encoding="utf-8")
+    result = CliRunner().invoke(main, ["tally", "--config", str(bad), "--day", "1", "--pages", "x.html"])
+    assert result.exit_code == 1
+    assert result.output.strip() == f"Error: {bad}: [game].ruleset: unknown rule set 's11' (choose s09, s10, simple14, dual)"
+
+
+def test_cmd_tally__help_has_an_example():
+    result = CliRunner().invoke(main, ["tally", "--help"])
+    assert result.exit_code == 0 and "Example" in result.output and "--json" in result.output

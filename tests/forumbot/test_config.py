@@ -1,0 +1,124 @@
+"""Game config (TOML) → engine objects; every mistake names the file and the key."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+
+from engine.rules import Visibility
+from forumbot.config import ConfigError, load_config, parse_config
+from tests.support import REPO
+
+SPEC_EXAMPLE = """
+[forum]
+base_url = "http://127.0.0.1:8080/"   # the forum root (where forum.php lives)
+timezone = "Asia/Shanghai"
+
+[game]
+ruleset = "s10"                        # s09 | s10 | simple14 | dual
+director = "导演"                       # forum user names
+bot = "计票机器人"
+players = ["饺子", "包子", "汤圆"]       # role accounts, in seat order
+sheriff = "饺子"                        # optional: the sheriff going into the day
+out = ["汤圆"]                          # optional: players already out
+idiot_revealed = []                    # optional: S10 idiots whose votes count 0
+change_window_minutes = 60             # optional
+
+[game.aliases]                         # optional
+"饺" = "饺子"
+
+[[days]]
+number = 2
+vote_thread = 12                       # tid
+discussion_thread = 11                 # optional
+start = "2026-11-29T09:30:00+08:00"
+deadline = "2026-11-30T21:30:00+08:00"
+accelerated = false                    # optional
+"""
+
+CN = timezone(timedelta(hours=8))
+
+
+def test_parse_config__spec_section_8_keys():
+    config = parse_config(SPEC_EXAMPLE)
+    state = config.state
+    assert config.rules.name == "s10" and config.rules.change_window_minutes == 60
+    assert (state.players, state.sheriff, state.director, state.bot) == (("饺子", "包子", "汤圆"), "饺子", "导演", "计票机器人")
+    assert state.is_out("汤圆") and not state.is_out("包子")
+    assert state.aliases == (("饺", "饺子"),)
+    day = config.day(2)
+    assert (day.vote_thread, day.discussion_thread, day.accelerated) == (12, 11, False)
+    assert day.deadline == datetime(2026, 11, 30, 21, 30, tzinfo=CN)
+    assert config.forum.base_url == "http://127.0.0.1:8080/"
+
+
+def test_load_config__the_projects_example_loads():
+    config = load_config(REPO / "config.toml")
+    assert config.rules.name in ("s09", "s10", "simple14", "dual") and config.days
+
+
+def test_parse_config__rules_overrides_and_extras():
+    text = SPEC_EXAMPLE.replace("[game.aliases]", 'scapegoat = "包子"\n[game.rules]\nvisibility = "counts_only"\n'
+                                "require_reason = false\n[game.substitutes]\n\"替补\" = \"包子\"\n[game.aliases]")
+    text += "deadline_pid = 345\nprogress_thread = 10\n"
+    config = parse_config(text)
+    assert (config.rules.visibility, config.rules.require_reason) == (Visibility.COUNTS_ONLY, False)
+    assert config.state.scapegoat == "包子" and config.state.seat_of("替补") == "包子"
+    assert (config.day(2).deadline_pid, config.day(2).progress_thread) == (345, 10)
+
+
+def test_parse_config__naive_times_are_in_the_forum_zone():
+    config = parse_config(SPEC_EXAMPLE.replace('"2026-11-30T21:30:00+08:00"', "2026-11-30T21:30:00"))
+    assert config.day(2).deadline == datetime(2026, 11, 30, 21, 30, tzinfo=CN)
+
+
+def test_parse_config__unknown_top_level_tables_are_left_for_others():
+    config = parse_config(SPEC_EXAMPLE + '\n[agent]\npoll_seconds = 30\n[policies]\nrunning = "auto"\n')
+    assert config.raw["agent"] == {"poll_seconds": 30}
+
+
+BAD = {
+    "unknown rule set": (('ruleset = "s10"', 'ruleset = "s11"'),
+                         "config.toml: [game].ruleset: unknown rule set 's11' (choose s09, s10, simple14, dual)"),
+    "typo in [game]": (("sheriff =", "sherif ="), "config.toml: [game].sherif: unknown key"),
+    "typo in [forum]": (("timezone =", "time_zone ="), "config.toml: [forum].time_zone: unknown key"),
+    "typo in [[days]]": (("accelerated =", "accelarated ="), "config.toml: [[days]] #1.accelarated: unknown key"),
+    "typo in [game.rules]": (("[game.aliases]", "[game.rules]\nrequire_reasons = false\n[game.aliases]"),
+                             "config.toml: [game.rules].require_reasons: unknown rule-set field(s) require_reasons"),
+    "sheriff not a player": (('sheriff = "饺子"', 'sheriff = "路人"'), "config.toml: [game].sheriff: '路人' is not in [game].players"),
+    "alias to a stranger": (('"饺" = "饺子"', '"饺" = "饺皮"'), "config.toml: [game.aliases].饺: '饺皮' is not in [game].players"),
+    "missing deadline": (('deadline = "2026-11-30T21:30:00+08:00"', ""), "config.toml: [[days]] #1 (day 2).deadline: missing"),
+    "bad time": (('deadline = "2026-11-30T21:30:00+08:00"', 'deadline = "tomorrow"'),
+                 "config.toml: [[days]] #1 (day 2).deadline: not a date-time: 'tomorrow'"),
+    "deadline before start": (('deadline = "2026-11-30T21:30:00+08:00"', 'deadline = "2026-11-28T21:30:00+08:00"'),
+                              "config.toml: [[days]] #1 (day 2).deadline: must be after start"),
+    "thread not a number": (("vote_thread = 12", 'vote_thread = "12"'),
+                            "config.toml: [[days]] #1 (day 2).vote_thread: expected a whole number ≥ 1, got '12'"),
+    "bad window": (("change_window_minutes = 60", "change_window_minutes = -5"),
+                   "config.toml: [game].change_window_minutes: change_window_minutes: expected a whole number"),
+    "bad time zone": (('timezone = "Asia/Shanghai"', 'timezone = "Mars/Olympus"'),
+                      "config.toml: [forum].timezone: unknown time zone 'Mars/Olympus'"),
+    "missing players": (('players = ["饺子", "包子", "汤圆"]', ""), "config.toml: [game].players: missing"),
+    "not TOML": (("[game]", "[game"), "config.toml: not valid TOML"),
+}
+
+
+@pytest.mark.parametrize("edit, message", BAD.values(), ids=BAD.keys())
+def test_parse_config__errors_name_file_and_key(edit, message):
+    old, new = edit
+    assert old in SPEC_EXAMPLE
+    with pytest.raises(ConfigError) as info:
+        parse_config(SPEC_EXAMPLE.replace(old, new, 1), "config.toml")
+    assert str(info.value).startswith(message)
+
+
+def test_load_config__missing_file(tmp_path: Path):
+    with pytest.raises(ConfigError, match=r"nope\.toml: cannot read"):
+        load_config(tmp_path / "nope.toml")
+
+
+def test_parse_config__missing_game_table():
+    with pytest.raises(ConfigError, match=r"config.toml: \[game\]: missing table"):
+        parse_config('[forum]\ntimezone = "Asia/Shanghai"\n')
