@@ -1,0 +1,239 @@
+"""The HTML endpoints: forum index, thread list, thread pages, login, reply and edit."""
+
+from __future__ import annotations
+
+from forumbot.simulator import render
+from forumbot.simulator.app import ForumApp, Visit
+from forumbot.simulator.messages import Outcome, message
+from forumbot.simulator.model import EDIT_STAMP_RE, ForumDataError, Thread, message_length
+from forumbot.simulator.wire import Request, Response, random_token
+
+
+class ForumRoutes(ForumApp):
+    """Dispatch on script + ``mod``/``action`` the way Discuz's entry scripts do."""
+
+    def route(self, req: Request, visit: Visit) -> Response:
+        script = req.path.rsplit("/", 1)[-1] or "forum.php"
+        closed = self.data.settings.site_closed
+        if script == "member.php":
+            return self.member(req, visit)
+        if closed is not None and req.path.endswith(".php"):
+            return self.outcome(req, visit, self.closed_outcome(closed))
+        if script in ("forum.php", "index.php"):
+            mod = req.query.get("mod", "")
+            handler = {"": self.index, "index": self.index, "forumdisplay": self.forumdisplay,
+                       "viewthread": self.viewthread, "redirect": self.redirect,
+                       "post": self.post}.get(mod)
+            if handler is not None:
+                return handler(req, visit)
+        return self.outcome(req, visit, message("undefined_action", status=404))
+
+    # ---- reading ---------------------------------------------------------------------------
+    def index(self, req: Request, visit: Visit) -> Response:
+        with self.data.lock:
+            rows = []
+            for board in self.data.boards.values():
+                threads = [t for t in self.data.threads.values() if t.fid == board.fid]
+                posts = sum(len(self.data.visible_posts(t.tid)) for t in threads)
+                rows.append((board, len(threads), posts))
+        return self.html(render.forum_index(self.ctx(visit), rows))
+
+    def forumdisplay(self, req: Request, visit: Visit) -> Response:
+        fid = req.int_arg("fid")
+        board = self.data.boards.get(fid)
+        if board is None:
+            return self.outcome(req, visit, message("forum_nonexistence"))
+        with self.data.lock:
+            threads = sorted((t for t in self.data.threads.values() if t.fid == fid),
+                             key=lambda t: -t.tid)
+            rows = [(t, max(0, len(self.data.visible_posts(t.tid)) - 1)) for t in threads]
+        return self.html(render.forumdisplay(self.ctx(visit), board, rows))
+
+    def thread_or_none(self, tid: int) -> Thread | None:
+        try:
+            return self.data.thread(tid)
+        except ForumDataError:
+            return None
+
+    def viewthread(self, req: Request, visit: Visit) -> Response:
+        thread = self.thread_or_none(req.int_arg("tid"))
+        if thread is None:
+            return self.outcome(req, visit, message("thread_nonexistence", status=404))
+        authorid = req.int_arg("authorid") or None
+        ordertype = req.int_arg("ordertype")
+        shown, page, total = self.page_slice(thread, req.int_arg("page", 1), self.ppp,
+                                             authorid, ordertype)
+        with self.data.lock:
+            thread.views += 1
+        board = self.data.boards[thread.fid]
+        return self.html(render.viewthread_page(
+            self.ctx(visit), board, thread, shown, page, total,
+            self.data.settings.captcha_post, authorid, ordertype))
+
+    def redirect(self, req: Request, visit: Visit) -> Response:
+        goto = req.query.get("goto", "")
+        if goto == "findpost":
+            pid = req.int_arg("pid")
+            try:
+                post = self.data.post(pid)
+            except ForumDataError:
+                return self.outcome(req, visit, message("post_nonexistence"))
+            thread = self.data.thread(post.tid)
+            page = self.page_of(thread, pid, self.ppp)
+            if page is None:
+                return self.outcome(req, visit, message("post_nonexistence"))
+            url = f"forum.php?mod=viewthread&tid={thread.tid}&page={page}#pid{pid}"
+            return Response(301, b"", f"text/html; charset={self.charset}").location(url)
+        if goto == "lastpost":
+            thread = self.thread_or_none(req.int_arg("tid") or req.int_arg("ptid"))
+            if thread is None:
+                return self.outcome(req, visit, message("thread_nonexistence", status=404))
+            page = max(1, -(-len(self.data.visible_posts(thread.tid)) // self.ppp))
+            url = f"forum.php?mod=viewthread&tid={thread.tid}&page={page}#lastpost"
+            return Response(302, b"", f"text/html; charset={self.charset}").location(url)
+        return self.outcome(req, visit, message("undefined_action"))
+
+    # ---- posting ---------------------------------------------------------------------------
+    def post(self, req: Request, visit: Visit) -> Response:
+        action = req.query.get("action", "")
+        if action == "reply":
+            if req.method == "POST" and req.arg("replysubmit"):
+                return self.reply_submit(req, visit)
+            return self.reply_form(req, visit)
+        if action == "edit":
+            if req.method == "POST" and req.arg("editsubmit"):
+                return self.edit_submit(req, visit)
+            return self.edit_form(req, visit)
+        return self.outcome(req, visit, message("undefined_action"))
+
+    def reply_form(self, req: Request, visit: Visit) -> Response:
+        thread = self.thread_or_none(req.int_arg("tid"))
+        refusal = self.check_form_access(visit, thread)
+        if refusal is not None:
+            return self.outcome(req, visit, refusal)
+        assert thread is not None
+        hidden: dict[str, str] = {}
+        qpid = req.int_arg("repquote") or req.int_arg("reppost")
+        if qpid:
+            try:
+                quoted = self.data.post(qpid)
+            except ForumDataError:
+                return self.outcome(req, visit, message("post_nonexistence"))
+            trim = self.data.quote_block(qpid) if req.int_arg("repquote") else ""
+            hidden = {"noticeauthor": random_token(43), "noticetrimstr": trim,
+                      "noticeauthormsg": quoted.message[:100] if trim else "",
+                      "reppid": str(qpid), "reppost": str(qpid)}
+        board = self.data.boards[thread.fid]
+        return self.html(render.post_form(self.ctx(visit), board, thread, action="reply",
+                                          hidden=hidden, captcha=self.data.settings.captcha_post))
+
+    def check_form_access(self, visit: Visit, thread: Thread | None) -> Outcome | None:
+        if visit.viewer is None:
+            return message("replyperm_login_nopermission")
+        if thread is None:
+            return message("thread_nonexistence", status=404)
+        if thread.closed:
+            return message("post_thread_closed")
+        return None
+
+    def reply_submit(self, req: Request, visit: Visit) -> Response:
+        refused = self.submitcheck(req, visit)
+        if isinstance(refused, Response):
+            return refused
+        if refused is not None:
+            return self.outcome(req, visit, refused)
+        thread = self.thread_or_none(req.int_arg("tid"))
+        text = req.form.get("message", "")
+        problem = self.check_reply(visit, thread, text)
+        if problem is not None:
+            return self.outcome(req, visit, problem)
+        assert thread is not None
+        return self.outcome(req, visit, self.store_reply(visit, thread, self.reply_text(req)))
+
+    def edit_form(self, req: Request, visit: Visit) -> Response:
+        thread = self.thread_or_none(req.int_arg("tid"))
+        refusal = self.check_form_access(visit, thread)
+        if refusal is not None:
+            return self.outcome(req, visit, refusal)
+        assert thread is not None and visit.viewer is not None
+        try:
+            post = self.data.post(req.int_arg("pid"))
+        except ForumDataError:
+            return self.outcome(req, visit, message("post_nonexistence"))
+        if post.authorid != visit.viewer.uid:
+            return self.outcome(req, visit, message("post_edit_nopermission"))
+        board = self.data.boards[thread.fid]
+        text = EDIT_STAMP_RE.sub("", post.message, count=1)
+        return self.html(render.post_form(self.ctx(visit), board, thread, action="edit",
+                                          message=text, page_no=req.int_arg("page", 1),
+                                          pid=post.pid))
+
+    def edit_submit(self, req: Request, visit: Visit) -> Response:
+        refused = self.submitcheck(req, visit)
+        if isinstance(refused, Response):
+            return refused
+        if refused is not None:
+            return self.outcome(req, visit, refused)
+        s = self.data.settings
+        user = visit.viewer
+        if user is None:
+            return self.outcome(req, visit, message("replyperm_login_nopermission"))
+        try:
+            post = self.data.post(req.int_arg("pid"))
+        except ForumDataError:
+            return self.outcome(req, visit, message("post_nonexistence"))
+        thread = self.data.thread(post.tid)
+        if post.authorid != user.uid or user.groupid != 10:
+            return self.outcome(req, visit, message("post_edit_nopermission"))
+        if thread.closed:
+            return self.outcome(req, visit, message("post_thread_closed"))
+        text = req.form.get("message", "")
+        if message_length(text) < s.minpostsize:
+            return self.outcome(req, visit, message(
+                "post_message_tooshort", minpostsize=s.minpostsize, maxpostsize=s.maxpostsize))
+        self.data.edit_post(post.pid, text, self.now(), user.name)
+        page = self.page_of(thread, post.pid, self.ppp) or 1
+        url = f"forum.php?mod=viewthread&tid={thread.tid}&page={page}&extra=#pid{post.pid}"
+        params = {"fid": str(thread.fid), "tid": str(thread.tid), "pid": str(post.pid)}
+        return self.outcome(req, visit, Outcome("post_edit_succeed", params, ok=True, url=url))
+
+    # ---- member.php ------------------------------------------------------------------------
+    def member(self, req: Request, visit: Visit) -> Response:
+        if req.query.get("mod") != "logging":
+            return self.outcome(req, visit, message("undefined_action"))
+        action = req.query.get("action")
+        if action == "logout":
+            if req.query.get("formhash") != visit.formhash:
+                return self.outcome(req, visit, message("submit_invalid"))
+            self.log_out(visit)
+            return self.outcome(req, visit, message("logout_succeed", ok=True,
+                                                    url=self.site_url + "forum.php"))
+        if action != "login":
+            return self.outcome(req, visit, message("undefined_action"))
+        if req.method != "POST" or not req.arg("loginsubmit"):
+            loginhash = "L" + random_token(4)
+            captcha = self.data.settings.captcha_login
+            if req.inajax:
+                form = render.login_form(self.ctx(visit), loginhash, captcha,
+                                         req.arg("handlekey") or None)
+                return self.xml(render.ajax_xml(self.charset, render.crlf(form)))
+            return self.html(render.login_page(self.ctx(visit), loginhash, captcha))
+        return self.login_submit(req, visit)
+
+    def login_submit(self, req: Request, visit: Visit) -> Response:
+        outcome, user = self.login_attempt(req, visit)
+        handlekey = req.arg("handlekey") if not req.query.get("lssubmit") else ""
+        if user is None:
+            return self.outcome(req, visit, outcome, handlekey)
+        self.log_in(visit, user, bool(req.form.get("cookietime")))
+        url = outcome.url or self.site_url + "forum.php"
+        if req.wants_json:
+            return self.outcome(req, visit, outcome)
+        if req.inajax:
+            if req.query.get("lssubmit"):
+                inner = (f"<script type=\"text/javascript\" reload=\"1\">window.location.href="
+                         f"'{url}';</script>")
+                return self.xml(render.ajax_xml(self.charset, inner))
+            return self.xml(render.ajax_login_success(self.charset, url, outcome.text,
+                                                      req.arg("handlekey")))
+        return self.html(render.message_page(self.ctx(visit), outcome))
