@@ -1,0 +1,265 @@
+"""One exception tree for everything a Discuz! forum can do to a request.
+
+Two families, kept apart because the agent reacts to them differently:
+
+* :class:`ForumUnavailable`: no usable answer came back (connect/read error, timeout,
+  5xx, truncated page, CC-protection page). Keeps the original exception and/or the
+  response, and says whether the request *may have reached the server* (``sent``): a
+  reply POST that may have been stored is never re-sent blindly.
+* :class:`ForumRefused`: the forum answered "no". Keeps the forum's own text
+  (``message``), its language key when knowable (``key``) and the response. Each refusal
+  the bot must tell apart has its own class.
+
+Message key → class is the table :data:`KEY_EXCEPTIONS` (in the manner of prawcore's
+``STATUS_EXCEPTIONS``); :func:`refusal_for` builds the exception from a classified
+reply. No message ever contains the password: only the forum's own text goes in.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover
+    import httpx
+
+    from forumbot.responses import ForumReply
+
+
+class ForumError(Exception):
+    """Base of every forum error."""
+
+    def __init__(self, message: str, *, response: httpx.Response | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.response = response
+
+
+class UnavailableReason(StrEnum):
+    CONNECT = "connect"  # never reached the server (connection refused, connect timeout)
+    TIMEOUT = "timeout"  # read/write timeout after the request was (maybe) sent
+    DROPPED = "dropped"  # connection closed mid-exchange
+    SERVER_ERROR = "server_error"  # 5xx, Discuz! System Error page
+    TRUNCATED = "truncated"  # body cut short / empty where content was due
+    CC_PROTECTION = "cc_protection"  # attackevasive page instead of content
+
+
+class ForumUnavailable(ForumError):
+    """No usable response. ``sent`` is False only when the request surely never left."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        reason: UnavailableReason,
+        sent: bool,
+        original: BaseException | None = None,
+        response: httpx.Response | None = None,
+    ) -> None:
+        super().__init__(message, response=response)
+        self.reason = reason
+        self.sent = sent
+        self.original = original
+
+    @property
+    def cause_name(self) -> str:
+        """What to call this failure in a log line (``ReadTimeout``, ``HTTP 503`` …)."""
+        if self.original is not None:
+            return type(self.original).__name__
+        if self.response is not None and self.reason is UnavailableReason.SERVER_ERROR:
+            return f"HTTP {self.response.status_code}"
+        return self.reason.value
+
+
+class UnexpectedPage(ForumError):
+    """The forum answered with a page we cannot read as what we asked for."""
+
+
+class ForumRefused(ForumError):
+    """The forum answered no. ``message`` is the forum's own text."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        key: str | None = None,
+        values: dict[str, str] | None = None,
+        response: httpx.Response | None = None,
+    ) -> None:
+        super().__init__(message, response=response)
+        self.key = key
+        self.values = dict(values or {})
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(key={self.key!r}, message={self.message!r})"
+
+
+class LoginFailed(ForumRefused):
+    """Wrong user name or password. ``attempts_left`` as the forum counts them."""
+
+    @property
+    def attempts_left(self) -> int | None:
+        return _int(self.values.get("loginperm"))
+
+
+class LoginLockedOut(ForumRefused):
+    """Too many failures (5 per 15 min per IP and name): never retry blindly."""
+
+
+class CaptchaRequired(ForumRefused):
+    """A captcha (seccode/secqaa) guards this action: report it, do not attempt it."""
+
+
+class AccountNotActivated(ForumRefused):
+    pass
+
+
+class SecurityQuestionRequired(ForumRefused):
+    pass
+
+
+class SecurityQuestionWrong(ForumRefused):
+    pass
+
+
+class NotLoggedIn(ForumRefused):
+    pass
+
+
+class FloodControl(ForumRefused):
+    """Posted again too soon. ``seconds`` is the interval the forum names."""
+
+    @property
+    def seconds(self) -> float | None:
+        value = _int(self.values.get("floodctrl"))
+        return float(value) if value is not None else None
+
+
+class PostsPerHourLimit(ForumRefused):
+    pass
+
+
+class MessageTooShort(ForumRefused):
+    @property
+    def min_size(self) -> int | None:
+        return _int(self.values.get("minpostsize"))
+
+
+class MessageTooLong(ForumRefused):
+    pass
+
+
+class MessageEmpty(ForumRefused):
+    pass
+
+
+class ThreadClosed(ForumRefused):
+    pass
+
+
+class NoPermission(ForumRefused):
+    pass
+
+
+class UserBanned(NoPermission):
+    """The account is in a banned group (禁止发言 / 禁止访问)."""
+
+
+class NewbiePeriod(NoPermission):
+    """Account too new to post (newbiespan)."""
+
+
+class WordBanned(ForumRefused):
+    pass
+
+
+class BadFormHash(ForumRefused):
+    """Stale or wrong formhash / foreign Referer (submit_invalid, request_tainted)."""
+
+
+class SiteClosed(ForumRefused):
+    """The site is closed by its admin. ``reason`` is the admin's text."""
+
+    @property
+    def reason(self) -> str:
+        return self.message
+
+
+class ThreadNotFound(ForumRefused):
+    pass
+
+
+class PostNotFound(ThreadNotFound):
+    pass
+
+
+class ForumNotFound(ForumRefused):
+    pass
+
+
+class EditNotAllowed(ForumRefused):
+    pass
+
+
+class MobileApiClosed(ForumRefused):
+    pass
+
+
+class UnknownRefusal(ForumRefused):
+    """The forum said no in words not in our table: carries its text for the director."""
+
+
+# Discuz language key (or the pseudo keys responses.py derives) → refusal class.
+KEY_EXCEPTIONS: dict[str, type[ForumRefused]] = {
+    "login_invalid": LoginFailed,
+    "login_password_invalid": LoginFailed,
+    "login_strike": LoginLockedOut,
+    "login_seccheck2": CaptchaRequired,
+    "submit_seccode_invalid": CaptchaRequired,
+    "submit_secqaa_invalid": CaptchaRequired,
+    "captcha_required": CaptchaRequired,
+    "location_activation": AccountNotActivated,
+    "login_question_empty": SecurityQuestionRequired,
+    "login_question_invalid": SecurityQuestionWrong,
+    "replyperm_login_nopermission": NotLoggedIn,
+    "login_required": NotLoggedIn,
+    "viewperm_login_nopermission": NotLoggedIn,
+    "post_flood_ctrl": FloodControl,
+    "post_flood_ctrl_posts_per_hour": PostsPerHourLimit,
+    "post_message_tooshort": MessageTooShort,
+    "post_message_toolong": MessageTooLong,
+    "post_sm_isnull": MessageEmpty,
+    "post_thread_closed": ThreadClosed,
+    "replyperm_none_nopermission": NoPermission,
+    "post_forum_newreply_nopermission": NoPermission,
+    "group_nopermission": NoPermission,
+    "thread_nopermission": NoPermission,
+    "forum_passwd": NoPermission,
+    "user_banned": UserBanned,
+    "post_newbie_span": NewbiePeriod,
+    "word_banned": WordBanned,
+    "submit_invalid": BadFormHash,
+    "request_tainted": BadFormHash,
+    "board_closed": SiteClosed,
+    "thread_nonexistence": ThreadNotFound,
+    "forum_nonexistence": ForumNotFound,
+    "post_nonexistence": PostNotFound,
+    "post_edit_nopermission": EditNotAllowed,
+    "post_edit_timelimit": EditNotAllowed,
+    "mobile_is_closed": MobileApiClosed,
+    "module_not_exists": MobileApiClosed,
+}
+
+
+def refusal_for(reply: ForumReply, *, default: type[ForumRefused] = UnknownRefusal) -> ForumRefused:
+    """The exception for a refused reply, by the key table."""
+    cls = KEY_EXCEPTIONS.get(reply.key or "", default)
+    text = reply.message or (reply.key or "the forum refused the request")
+    return cls(text, key=reply.key, values=reply.values, response=reply.response)
+
+
+def _int(value: Any) -> int | None:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
