@@ -99,25 +99,41 @@ def _ref(vote: dict[str, Any]) -> VoterRef:
     )
 
 
+RULE_TEXT = {
+    "most_votes": "得票最多",
+    "no_votes": "无有效票",
+    "tie_sheriff_target": "警长投票对象出局",
+    "tie_first_reached": "先达到最高票者胜出",
+    "tie_scapegoat": "替罪羊代为出局",
+    "tie_no_one": "无人出局",
+}
+
+
+def rule_text(rule: str | None) -> str:
+    return RULE_TEXT.get(rule or "", rule or "")
+
+
+def tie_note(result: dict[str, Any] | None) -> str | None:
+    """'平票：A、B；平票，警长投票对象出局' when the top was tied, else None."""
+    tie = (result or {}).get("tie") or []
+    if len(tie) < 2:
+        return None
+    return f"平票：{'、'.join(tie)}；{rule_text(result.get('rule'))}"  # type: ignore[union-attr]
+
+
 def result_line(result: dict[str, Any] | None, day: int) -> str | None:
     if not result:
         return None
-    tie = result.get("tie") or []
-    rule = result.get("rule")
-    if day == 1 or result.get("sheriff"):
-        if result.get("sheriff"):
-            line = f"{result['sheriff']} 当选警长"
-            if len(tie) > 1:
-                line += f"（平票：{'、'.join(tie)}；{rule or '先达到最高票者当选'}）"
-            return line
-        return "无人当选警长"
+    note = tie_note(result)
+    suffix = f"（{note}）" if note else ""
+    if result.get("sheriff"):
+        return f"{result['sheriff']} 当选警长{suffix}"
+    if day == 1:
+        return f"无人当选警长{suffix}"
     if result.get("out"):
-        line = f"{result['out']} 出局"
-        if len(tie) > 1:
-            line += f"（平票：{'、'.join(tie)}；{rule or ''}）"
-        return line
-    if len(tie) > 1:
-        return f"平票：{'、'.join(tie)}，无人出局（{rule or ''}）"
+        return f"{result['out']} 出局{suffix}"
+    if note:
+        return note
     return "无人出局"
 
 
@@ -200,6 +216,7 @@ class AnnouncementView:
     vote_day: int | None
     voted_out: str | None
     vote_note: str | None
+    elected: str | None
     night_out: tuple[str, ...]
     sheriff: str | None
     cards: tuple[CardLine, ...] = ()

@@ -111,7 +111,7 @@ def test_templates__balanced_bbcode_tags():
 
 def test_announcement__order_of_night_deaths_and_no_identities():
     view = AnnouncementView(
-        day=3, vote_day=2, voted_out="包子", vote_note=None, night_out=("汤圆", "Alice"),
+        day=3, vote_day=2, voted_out="包子", vote_note=None, elected=None, night_out=("汤圆", "Alice"),
         sheriff="饺子", cards=(CardLine("月饼", "黄牌", "未投票"),), alive=("饺子", "月饼"),
         next_deadline="2026-12-01 21:30",
     )

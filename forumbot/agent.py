@@ -1,0 +1,413 @@
+"""The agent: poll the game's threads, keep every post, rule and tally, draft, publish.
+
+One ``tick`` is one pass: read what is new in each active thread (one request per
+thread when nothing changed), store it, re-rule and re-tally the days being played,
+draft what is due (running counts, final counts, morning announcements, answers to 计票
+requests, card proposals) and publish what is approved through the outbox — which
+guarantees a post is never published twice. ``run`` repeats ticks at the configured
+interval with jitter until asked to stop. Time comes from an injected clock, so the demo
+and the tests can play days in seconds.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import threading
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Callable, Iterable
+
+from engine.activity import propose_cards
+from engine.report import tally_json
+from engine.state import DayWindow, GameState
+from engine.tally import tally_day
+from forumbot.client import DiscuzClient, ThreadCursor as ClientCursor
+from forumbot.drafting import count_body, counts_only
+from forumbot.errors import ForumError, ForumRefused, ForumUnavailable
+from forumbot.game import ballot_for, current_state, day_ballots, state_for_day, thread_roles
+from forumbot.outbox import Draft, DraftKind, DraftState, PublishOutcome
+from forumbot.runtime import Runtime
+from forumbot.store.records import EventKind, ThreadCursor
+from parsers.models import Post
+
+log = logging.getLogger("forumbot.agent")
+
+# After the deadline the day's threads are still read for a while: late posts must be
+# seen (and ruled late), and the director's closing posts recorded.
+GRACE_AFTER_DEADLINE = timedelta(hours=6)
+
+
+class ClientPublisher:
+    """The outbox's ``Publisher`` over a ``DiscuzClient``."""
+
+    def __init__(self, client: DiscuzClient) -> None:
+        self.client = client
+
+    def reply(self, tid: int, message: str, *, quote_pid: int | None = None) -> int | None:
+        return self.client.reply(tid, message, quote_pid=quote_pid).pid
+
+    def edit(self, tid: int, pid: int, message: str) -> None:
+        self.client.edit(tid, pid, message)
+
+    def find_marker(self, tid: int, marker: str) -> int | None:
+        post = self.client.find_post_by_marker(tid, marker)
+        return post.pid if post is not None else None
+
+
+@dataclass
+class TickReport:
+    at: datetime
+    new_posts: int = 0
+    edited_posts: int = 0
+    drafts: list[Draft] = field(default_factory=list)
+    published: list[PublishOutcome] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+
+ProgressFactory = Callable[[int, int], Callable[[int], None]]
+
+
+class Agent:
+    def __init__(
+        self,
+        rt: Runtime,
+        client: DiscuzClient,
+        *,
+        rng: random.Random | None = None,
+        progress: ProgressFactory | None = None,
+    ) -> None:
+        self.rt = rt
+        self.client = client
+        self.publisher = ClientPublisher(client)
+        self.rng = rng or random.Random()
+        self.progress = progress
+        self._recovered = False
+
+    # ------------------------------------------------------------------ the loop
+
+    def start(self) -> None:
+        """Log in (or reuse the saved session) and learn whether the mobile API is on.
+        Failures here are logged; the loop retries them at its own pace."""
+        try:
+            self.client.ensure_logged_in()
+            if self.rt.settings.bot.use_api is None:
+                self.client.check_api()
+        except ForumError as exc:
+            log.warning("start: %s", exc)
+
+    def run(self, stop: threading.Event, *, max_ticks: int | None = None) -> None:
+        """Tick until ``stop`` is set. Errors back off exponentially (with jitter) and
+        are logged; they never end the run."""
+        failures = 0
+        ticks = 0
+        while not stop.is_set():
+            report = self.tick()
+            ticks += 1
+            failures = failures + 1 if report.errors else 0
+            if max_ticks is not None and ticks >= max_ticks:
+                return
+            self._wait(stop, self._interval(failures))
+
+    def _interval(self, failures: int) -> float:
+        a = self.rt.settings.agent
+        base = a.poll_interval_seconds
+        if failures:
+            base = min(base * (2 ** min(failures, 6)), max(base, 600.0))
+        jitter = a.poll_jitter_seconds
+        return max(1.0, base + self.rng.uniform(-jitter, jitter))
+
+    def _wait(self, stop: threading.Event, seconds: float) -> None:
+        """Sleep ``seconds`` of game time in small steps, so a stop is honoured quickly."""
+        clock = self.rt.clock
+        end = clock.now() + timedelta(seconds=seconds)
+        while not stop.is_set():
+            left = (end - clock.now()).total_seconds()
+            if left <= 0:
+                return
+            clock.sleep(min(left, 5.0))
+
+    def tick(self) -> TickReport:
+        now = self.rt.clock.now()
+        report = TickReport(at=now)
+        if not self._recovered:
+            self._recover(now, report)
+        try:
+            self.poll(now, report)
+        except ForumError as exc:
+            self._note(report, "poll", exc)
+        state = current_state(self.rt.config, self.rt.store)
+        for day in self.active_days(state, now):
+            try:
+                self.process_day(state_for_day(self.rt.config, self.rt.store, day.number), day, now, report)
+            except ForumError as exc:
+                self._note(report, f"day {day.number}", exc)
+            except Exception as exc:  # noqa: BLE001 - an unattended agent logs and goes on
+                log.exception("day %d: unexpected error", day.number)
+                report.errors.append(f"day {day.number}: {type(exc).__name__}: {exc}")
+        self.publish(now, report)
+        return report
+
+    def _recover(self, now: datetime, report: TickReport) -> None:
+        """At start: settle drafts a killed process left half-published, before anything
+        new is sent."""
+        try:
+            report.published += self.rt.outbox.recover(self.publisher, now)
+            self._recovered = True
+        except ForumError as exc:
+            self._note(report, "recover", exc)
+
+    def _note(self, report: TickReport, what: str, exc: Exception) -> None:
+        kind = "unavailable" if isinstance(exc, ForumUnavailable) else (
+            "refused" if isinstance(exc, ForumRefused) else "error")
+        message = f"{what}: forum {kind}: {exc}"
+        log.warning(message)
+        report.errors.append(message)
+
+    # ------------------------------------------------------------------ reading
+
+    def active_days(self, state: GameState, now: datetime) -> list[DayWindow]:
+        return [d for d in state.days if d.start <= now and (
+            now < d.deadline + GRACE_AFTER_DEADLINE or not self._final_published(d.number))]
+
+    def _final_published(self, day: int) -> bool:
+        draft = self.rt.outbox.by_dedupe_key(f"final_count:day{day}")
+        return draft is not None and draft.state is DraftState.PUBLISHED
+
+    def poll(self, now: datetime, report: TickReport) -> None:
+        state = current_state(self.rt.config, self.rt.store)
+        tids: dict[int, str] = {}
+        for day in self.active_days(state, now):
+            for tid, role in day.threads().items():
+                tids.setdefault(tid, role)
+        for tid in sorted(tids):
+            try:
+                self.poll_thread(tid, now, report)
+            except ForumUnavailable as exc:
+                self._note(report, f"thread {tid}", exc)
+
+    def poll_thread(self, tid: int, now: datetime, report: TickReport, *, rescan: bool = False) -> None:
+        store = self.rt.store
+        saved = None if rescan else store.cursor(tid)
+        if saved is None:
+            posts, cursor = self.backfill(tid)
+        else:
+            old = ClientCursor(tid, saved.last_page, saved.last_pid or 0, saved.total_pages, saved.ppp)
+            posts, cursor = self.client.read_new(old)
+        result = store.record_posts(posts, now)
+        store.save_cursor(ThreadCursor(cursor.tid, cursor.last_page, cursor.last_pid,
+                                       cursor.total_pages, cursor.ppp, now))
+        report.new_posts += len(result.new)
+        report.edited_posts += len(result.edited)
+        if result.new or result.edited:
+            log.info("thread %d: %d new post(s), %d edited", tid, len(result.new), len(result.edited))
+        if result.new:
+            self.answer_count_requests(tid, [p for p in posts if p.pid in set(result.new)], now, report)
+
+    def backfill(self, tid: int) -> tuple[list[Post], ClientCursor]:
+        """A whole thread, page by page (first start, or a rescan at the deadline)."""
+        first = self.client.fetch_page(tid, 1)
+        pages = [first]
+        total = first.total_pages
+        tick = self.progress(tid, total) if (self.progress and total > 1) else None
+        if tick:
+            tick(1)
+        page_no = first.page
+        while page_no < total:
+            page = self.client.fetch_page(tid, page_no + 1)
+            if page.page <= page_no:  # clamped: the thread shrank meanwhile
+                break
+            pages.append(page)
+            page_no, total = page.page, max(total, page.total_pages)
+            if tick:
+                tick(page_no)
+        posts: dict[int, Post] = {}
+        for page in pages:
+            for post in page.posts:
+                posts.setdefault(post.pid, post)
+        last_pid = max(posts, default=0)
+        return list(posts.values()), ClientCursor(tid, page_no, last_pid, total, first.posts_per_page)
+
+    # ------------------------------------------------------------------ deciding
+
+    def process_day(self, state: GameState, day: DayWindow, now: datetime, report: TickReport) -> None:
+        rt = self.rt
+        if now >= day.deadline and not rt.store.get_meta(f"rescanned:day{day.number}"):
+            # Edits on earlier pages are only seen by reading them again: once, at the
+            # deadline, before the final count.
+            for tid in day.threads():
+                try:
+                    self.poll_thread(tid, now, report, rescan=True)
+                except ForumUnavailable as exc:
+                    self._note(report, f"rescan thread {tid}", exc)
+                    return
+            rt.store.set_meta(f"rescanned:day{day.number}", now.isoformat())
+        ballots = day_ballots(rt.store, state, day)
+        result = tally_day(ballots, state, day.number, rt.config.rules)
+        tally = tally_json(result, state, day.number, rt.config.rules)
+        changed = rt.store.save_tally(day.number, tally, at=now)
+        if changed:
+            log.info("day %d: tally %s, abstain %s, non-voters %d", day.number,
+                     tally["counts"] or "{}", tally["abstain"], len(tally["non_voters"]))
+        if day.vote_thread is None:
+            return
+        if now < day.deadline:
+            if changed:
+                self.draft_running_count(state, day, tally, now, report)
+            return
+        settle = timedelta(minutes=rt.settings.agent.final_count_delay_minutes)
+        if now < day.deadline + settle:
+            return  # posts from the deadline's last seconds may still be on their way
+        self.draft_final_count(state, day, tally, now, report)
+        self.apply_result(day, tally, now)
+        self.propose(ballots, state, day, result, now)
+        self.draft_announcement(current_state(rt.config, rt.store), day.number + 1, now, report)
+
+    def _hide_voters(self) -> bool:
+        return counts_only(self.rt.config.rules, self.rt.settings.agent.counts_only)
+
+    def draft_running_count(self, state: GameState, day: DayWindow, tally: dict, now: datetime,
+                            report: TickReport, *, force: bool = False) -> Draft | None:
+        if not any(v.get("valid") for v in tally["votes"]) and not force:
+            return None
+        outbox = self.rt.outbox
+        tid = day.vote_thread
+        assert tid is not None
+        mine = [d for d in outbox.drafts() if d.kind is DraftKind.RUNNING_COUNT and d.tid == tid
+                and d.day == day.number and d.state not in (DraftState.REJECTED,)]
+        interval = timedelta(minutes=self.rt.settings.agent.running_count_interval_minutes)
+        if not force and any(d.created_at > now - interval for d in mine
+                             if d.state is not DraftState.SUPERSEDED):
+            return None
+        body = count_body(self.rt.env, tally, state=state, rules=self.rt.config.rules, now=now,
+                          final=False, hide_voters=self._hide_voters())
+        edit_pid = None
+        if self.rt.settings.agent.running_count_edit_in_place:
+            published = [d for d in mine if d.state is DraftState.PUBLISHED and d.pid]
+            if published:
+                edit_pid = published[0].edit_pid or published[0].pid
+        draft = outbox.create_draft(DraftKind.RUNNING_COUNT, tid, body, now=now, day=day.number,
+                                    edit_pid=edit_pid)
+        report.drafts.append(draft)
+        log.info("drafted running count #%d for day %d", draft.id, day.number)
+        return draft
+
+    def draft_final_count(self, state: GameState, day: DayWindow, tally: dict, now: datetime,
+                          report: TickReport) -> None:
+        key = f"final_count:day{day.number}"
+        if self.rt.outbox.by_dedupe_key(key) is not None:
+            return
+        body = count_body(self.rt.env, tally, state=state, rules=self.rt.config.rules, now=now,
+                          final=True, hide_voters=self._hide_voters())
+        assert day.vote_thread is not None
+        draft = self.rt.outbox.create_draft(DraftKind.FINAL_COUNT, day.vote_thread, body, now=now,
+                                            day=day.number, dedupe_key=key)
+        report.drafts.append(draft)
+        log.info("drafted final count #%d for day %d (%s)", draft.id, day.number, draft.state.value)
+
+    def apply_result(self, day: DayWindow, tally: dict, now: datetime) -> None:
+        """Once the director has let the final count out, its result becomes game state:
+        the player voted out (or the sheriff elected on day 1)."""
+        key = f"result_applied:day{day.number}"
+        if self.rt.store.get_meta(key) or not self._final_published(day.number):
+            return
+        final = self.rt.outbox.by_dedupe_key(f"final_count:day{day.number}")
+        result = tally.get("result") or {}
+        at = (final.published_at if final and final.published_at else now).isoformat()
+        store = self.rt.store
+        with store.write():
+            if result.get("sheriff"):
+                store.append_event(day.number, EventKind.SHERIFF,
+                                   {"player": result["sheriff"], "why": "第1日警长竞选", "at": at},
+                                   actor="bot", at=now)
+            if result.get("out"):
+                store.append_event(day.number, EventKind.OUT,
+                                   {"player": result["out"], "why": "vote", "at": at},
+                                   actor="bot", at=now)
+            store.set_meta(key, now.isoformat())
+
+    def propose(self, ballots, state: GameState, day: DayWindow, result, now: datetime) -> None:
+        """Card proposals at the day's end; the director decides (``forumbot card``)."""
+        key = f"proposed:day{day.number}"
+        if self.rt.store.get_meta(key):
+            return
+        everything = ballots
+        for proposal in propose_cards(everything, state, day.number, self.rt.config.rules, result):
+            # The rules name a card only for some offences (no vote → yellow); for the
+            # others the proposal suggests the mildest, and the director decides.
+            self.rt.store.propose_card(
+                proposal.player, proposal.card or "blue", proposal.kind.value,
+                key=f"{proposal.kind.value}:{proposal.player}:day{day.number}", at=now,
+                day=day.number,
+                detail=f"{proposal.detail}; floors {', '.join(str(f) for f in proposal.floors if f)}",
+            )
+        self.rt.store.set_meta(key, now.isoformat())
+
+    def draft_announcement(self, state: GameState, day: int, now: datetime, report: TickReport) -> Draft | None:
+        """The morning announcement of ``day``, once the director entered the night."""
+        from forumbot.director import announcement_draft  # the director module builds it
+
+        night = self.rt.store.night_result(day)
+        if night is None:
+            return None
+        draft = announcement_draft(self.rt, day, now)
+        if draft is not None and draft.created_at == now:
+            report.drafts.append(draft)
+        return draft
+
+    # ------------------------------------------------------------------ 计票 requests
+
+    def answer_count_requests(self, tid: int, posts: Iterable[Post], now: datetime, report: TickReport) -> None:
+        a = self.rt.settings.agent
+        state = current_state(self.rt.config, self.rt.store)
+        day = next((d for d in state.days if d.vote_thread == tid and d.start <= now < d.deadline), None)
+        if day is None:
+            return
+        oldest = now - timedelta(minutes=a.count_request_max_age_minutes)
+        for post in posts:
+            if a.count_request_word not in post.text or post.posted_at < oldest:
+                continue
+            if state.seat_of(post.author) is None:
+                continue  # the bot's own counts say 计票 too; only players ask
+            self.answer_count_request(state, day, post, now, report)
+
+    def answer_count_request(self, state: GameState, day: DayWindow, post: Post, now: datetime,
+                             report: TickReport) -> None:
+        a = self.rt.settings.agent
+        outbox = self.rt.outbox
+        interval = timedelta(minutes=a.count_request_interval_minutes)
+        recent = [d for d in outbox.drafts() if d.kind is DraftKind.COUNT_REPLY and d.tid == post.tid
+                  and d.created_at > now - interval and d.state is not DraftState.REJECTED]
+        if recent:
+            self.rt.store.audit("bot", "count_request_skipped",
+                                {"pid": post.pid, "player": post.author,
+                                 "why": f"a count was answered less than {a.count_request_interval_minutes:g} min ago"},
+                                at=now)
+            return
+        state = state_for_day(self.rt.config, self.rt.store, day.number)
+        ballots = day_ballots(self.rt.store, state, day)
+        result = tally_day(ballots, state, day.number, self.rt.config.rules)
+        tally = tally_json(result, state, day.number, self.rt.config.rules)
+        body = count_body(self.rt.env, tally, state=state, rules=self.rt.config.rules, now=now,
+                          final=False, hide_voters=self._hide_voters(), request_by=post.author)
+        draft = outbox.create_draft(DraftKind.COUNT_REPLY, post.tid, body, now=now, day=day.number,
+                                    quote_pid=post.pid, dedupe_key=f"count_reply:{post.pid}")
+        report.drafts.append(draft)
+        log.info("drafted count reply #%d to %s (pid %d)", draft.id, post.author, post.pid)
+
+    # ------------------------------------------------------------------ publishing
+
+    def publish(self, now: datetime, report: TickReport) -> None:
+        try:
+            outcomes = self.rt.outbox.publish_pending(self.publisher, now)
+        except ForumError as exc:
+            self._note(report, "publish", exc)
+            return
+        for outcome in outcomes:
+            log.info("outbox #%d: %s%s", outcome.draft_id, outcome.how.value,
+                     f" as pid {outcome.pid}" if outcome.pid else
+                     (f" ({outcome.error})" if outcome.error else ""))
+        report.published += outcomes
+
+
+__all__ = ["Agent", "ClientPublisher", "TickReport", "ballot_for", "thread_roles"]

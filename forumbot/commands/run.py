@@ -1,0 +1,76 @@
+"""``forumbot run``: the agent beside a live game, until stopped."""
+
+from __future__ import annotations
+
+import logging
+import signal
+import threading
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+from forumbot.commands._common import config_option, friendly, runtime
+
+log = logging.getLogger("forumbot")
+
+
+def setup_logging(verbose: bool, log_file=None) -> None:
+    handlers: list[logging.Handler] = [logging.StreamHandler()]
+    if log_file is not None:
+        handlers.append(logging.FileHandler(log_file, encoding="utf-8"))
+    logging.basicConfig(
+        level=logging.DEBUG if verbose else logging.INFO,
+        format="%(asctime)s %(name)s %(levelname)s %(message)s",
+        handlers=handlers,
+        force=True,
+    )
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+
+
+@click.command("run")
+@config_option
+@click.option("--once", is_flag=True, help="One pass (poll, decide, publish) and exit.")
+@click.option("-v", "--verbose", is_flag=True, help="Debug logging.")
+@friendly
+def run(config_path: str, once: bool, verbose: bool) -> None:
+    """Run the agent beside the game: poll, rule, tally, draft, publish approved posts.
+
+    It keeps going until Ctrl-C or SIGTERM (a clean stop: the current pass finishes).
+    The password comes from FORUMBOT_PASSWORD or [bot].password_file.
+
+    Example: FORUMBOT_PASSWORD=… forumbot run --config game.toml
+    """
+    from forumbot.agent import Agent
+    from forumbot.runtime import make_client
+
+    with runtime(config_path) as rt:
+        setup_logging(verbose, rt.settings.agent.log_file)
+        client = make_client(rt)
+        console = Console(stderr=True)
+        progress = Progress(TextColumn("backfill thread {task.fields[tid]}"), BarColumn(),
+                            MofNCompleteColumn(), console=console, transient=True)
+
+        def track(tid: int, total: int):
+            task = progress.add_task("backfill", total=total, tid=tid)
+            return lambda page: progress.update(task, completed=page)
+
+        agent = Agent(rt, client, progress=track)
+        stop = threading.Event()
+
+        def ask_stop(signum, _frame):
+            log.info("signal %s: stopping after this pass", signal.Signals(signum).name)
+            stop.set()
+
+        signal.signal(signal.SIGINT, ask_stop)
+        signal.signal(signal.SIGTERM, ask_stop)
+        log.info("forumbot running for %s (%s), database %s", rt.config.path, rt.config.rules.name,
+                 rt.settings.agent.database)
+        with progress:
+            agent.start()
+            agent.run(stop, max_ticks=1 if once else None)
+        client.save_session()
+        log.info("stopped cleanly")
+
+
+commands = [run]

@@ -1,0 +1,162 @@
+"""``make demo``: a whole three-day game, played on the simulator, counted by the agent.
+
+The simulator serves a Discuz-compatible forum on 127.0.0.1; scripted players post their
+votes (changes, a change without a quote, a late vote, an edit that changes a target, a
+lurker, an abstention, a tie the sheriff settles); the agent polls, rules, tallies and
+drafts on a game clock that moves ten minutes per pass; the demo director approves each
+manual draft after printing it and enters the nights' results. At the end it prints what
+the bot posted and the URL where the threads can be read in a browser.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Callable
+
+from forumbot import director
+from forumbot.agent import Agent, TickReport
+from forumbot.outbox import Draft, DraftKind, DraftState
+from forumbot.runtime import Runtime, make_client, open_runtime
+from forumbot.scenario import BOT, END, GAME_START, PASSWORD, Action, Driver, World, build_world, write_config
+from forumbot.simulator import SimClock, Simulator
+
+
+@dataclass
+class Game:
+    """A scripted game wired up: simulator, world, config, runtime, agent, driver."""
+
+    sim: Simulator
+    world: World
+    clock: SimClock
+    rt: Runtime
+    agent: Agent
+    driver: Driver
+    approved: list[Draft] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)  # what the agent's passes reported
+
+    def close(self) -> None:
+        self.rt.close()
+
+
+def setup_game(workdir: Path, *, clock: SimClock | None = None, sim: Simulator | None = None,
+               **agent_settings: object) -> Game:
+    clock = clock or SimClock(start=GAME_START - timedelta(minutes=20))
+    sim = sim or Simulator(clock=clock)
+    world = build_world(sim)
+    base_url = sim.start()
+    config = write_config(workdir / "game.toml", world, base_url, workdir / "game.sqlite", **agent_settings)
+    rt = open_runtime(config, clock=clock)
+    client = make_client(rt)
+    agent = Agent(rt, client)
+    driver = Driver(world)
+    driver.on_night = lambda action: director.record_night(rt, action.day, list(action.out), clock.now())
+    return Game(sim, world, clock, rt, agent, driver)
+
+
+def play(game: Game, *, until: datetime = END, step: timedelta = timedelta(minutes=10),
+         approve: bool = True, on_tick: Callable[[TickReport], None] | None = None,
+         on_approve: Callable[[Draft], None] | None = None) -> None:
+    """Advance the game clock ``step`` per pass: players post what is due, the agent
+    ticks, the director approves what waits (printing it first via ``on_approve``)."""
+    game.agent.start()
+    while game.clock.now() < until:
+        game.driver.apply_due(game.clock.now())
+        report = game.agent.tick()
+        game.errors += report.errors
+        if on_tick:
+            on_tick(report)
+        if approve:
+            for draft in director.waiting(game.rt):
+                if on_approve:
+                    on_approve(draft)
+                game.approved.append(director.approve(game.rt, draft.id, game.clock.now()))
+        game.clock.advance(seconds=step.total_seconds())
+    game.agent.tick()  # publish what the last approvals released
+
+
+def bot_posts(game: Game) -> list[tuple[str, int, str]]:
+    """(thread subject, pid, message) of every post the bot made, in order."""
+    out = []
+    for key, tid in game.world.tids.items():
+        for post in game.sim.posts(tid):
+            if post.author == BOT:
+                out.append((post.subject or key, post.pid, post.message))
+    return sorted(out, key=lambda x: x[1])
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--keep-serving", type=float, default=0.0,
+                        help="seconds to keep the forum up at the end, to look at it in a browser")
+    parser.add_argument("--quiet", action="store_true", help="only the summary")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.WARNING, format="%(name)s %(levelname)s %(message)s")
+    started = time.monotonic()
+    out = sys.stdout
+
+    def show(draft: Draft) -> None:
+        if args.quiet:
+            return
+        print(f"\n── director approves draft #{draft.id} ({draft.kind.value}, thread {draft.tid}) ──", file=out)
+        print(draft.body, file=out)
+
+    def narrate(report: TickReport) -> None:
+        if args.quiet:
+            return
+        for d in report.drafts:
+            how = "auto-approved" if d.state is DraftState.APPROVED else "waits for the director"
+            print(f"[{report.at:%m-%d %H:%M}] drafted #{d.id} {d.kind.value} ({how})", file=out)
+        for p in report.published:
+            if p.pid:
+                print(f"[{report.at:%m-%d %H:%M}] published #{p.draft_id} as pid {p.pid} ({p.how.value})", file=out)
+        for e in report.errors:
+            print(f"[{report.at:%m-%d %H:%M}] {e}", file=out)
+
+    with tempfile.TemporaryDirectory(prefix="forumbot-demo-") as tmp:
+        import os
+
+        os.environ.setdefault("FORUMBOT_PASSWORD", PASSWORD)
+        game = setup_game(Path(tmp))
+        print(f"forumbot demo: a simulated Discuz! forum at {game.sim.base_url}", file=out)
+        print(f"game: 8 players, 3 days, rule set simple14; bot account {BOT}", file=out)
+        try:
+            play(game, on_tick=narrate, on_approve=show)
+            posts = bot_posts(game)
+            print("\n══ what the bot posted ══", file=out)
+            for subject, pid, message in posts:
+                first = message.strip().splitlines()[0]
+                print(f"pid {pid:>4}  {subject}: {first}", file=out)
+            finals = [d for d in game.rt.outbox.drafts(DraftState.PUBLISHED) if d.kind is DraftKind.FINAL_COUNT]
+            for d in finals:
+                print(f"\n── final count, day {d.day} (pid {d.pid}) ──\n{d.body}", file=out)
+            announcements = [d for d in game.rt.outbox.drafts(DraftState.PUBLISHED)
+                             if d.kind is DraftKind.ANNOUNCEMENT]
+            for d in announcements:
+                print(f"\n── announcement, day {d.day} (pid {d.pid}) ──\n{d.body}", file=out)
+            tids = game.world.tids
+            print(f"\nRead the threads: {game.sim.base_url}forum.php?mod=forumdisplay&fid=1", file=out)
+            print(f"  voting day 2: {game.sim.base_url}forum.php?mod=viewthread&tid={tids['vote2']}", file=out)
+            print(f"{len(posts)} bot posts, {len(game.sim.requests)} requests to the forum, "
+                  f"{time.monotonic() - started:.1f} s", file=out)
+            if args.keep_serving > 0:
+                print(f"serving for {args.keep_serving:.0f} s more (Ctrl-C to stop)…", file=out)
+                try:
+                    threading.Event().wait(args.keep_serving)
+                except KeyboardInterrupt:
+                    pass
+        finally:
+            game.close()
+            game.sim.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,263 @@
+"""A scripted three-day game on the simulator: the demo's game and the end-to-end tests'.
+
+Players post at fixed game times (the ``Script``); a ``Driver`` puts each post on the
+simulated forum when the forum clock reaches it, stamped with its scripted time, so the
+forum's content depends only on the script — however fast or slow the agent polls, and
+whether or not it is killed and restarted along the way.
+
+What happens (rule set 14人简易, sheriff's vote ×2, ties go to the sheriff's target):
+
+* Day 1 elects the sheriff: 饺子, with the most votes. 烧卖 lurks (one post).
+* Night 1: 汤圆 is killed.
+* Day 2: 饺子 ×2 and 烧卖 vote 包子; 包子, Alice and bob_2 (a change that quotes his
+  vote) vote 月饼 — a 3–3 tie the sheriff's target settles: 包子 is out. Along the way:
+  烧卖 edits his vote to another target (the first-seen text stands, flagged), 月饼
+  abstains and then changes without quoting (void), 小笼包 votes after the deadline (void),
+  Alice asks for a count (计票) and gets one.
+* Night 2: Alice is killed.
+* Day 3: 月饼 is voted out; dead 汤圆 posts in the discussion thread (诈尸).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Callable
+from zoneinfo import ZoneInfo
+
+from forumbot.simulator import Simulator
+
+TZ = ZoneInfo("Asia/Shanghai")
+PLAYERS = ("饺子", "包子", "汤圆", "Alice", "bob_2", "月饼", "小笼包", "烧卖")
+DIRECTOR = "导演"
+BOT = "计票机器人"
+PASSWORD = "demo-password"
+GAME_START = datetime(2026, 12, 1, 9, 0, tzinfo=TZ)
+
+
+def at(day: int, hhmm: str) -> datetime:
+    hour, minute = (int(x) for x in hhmm.split(":"))
+    return GAME_START.replace(hour=hour, minute=minute) + timedelta(days=day - 1)
+
+
+@dataclass(frozen=True)
+class Action:
+    when: datetime
+    kind: str  # "post" | "edit" | "night"
+    thread: str = ""  # thread key ("vote1", "talk2", "progress")
+    author: str = ""
+    message: str = ""
+    key: str | None = None  # lets a later post quote (or edit) this one
+    quote: str | None = None
+    day: int = 0
+    out: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class DayPlan:
+    number: int
+    start: datetime
+    deadline: datetime
+
+
+DAYS = (
+    DayPlan(1, at(1, "09:00"), at(1, "21:30")),
+    DayPlan(2, at(2, "09:00"), at(2, "21:30")),
+    DayPlan(3, at(3, "09:00"), at(3, "21:30")),
+)
+
+
+def vote(day: int, hhmm: str, who: str, target: str, reason: str, key: str | None = None) -> Action:
+    return Action(at(day, hhmm), "post", f"vote{day}", who, f"投票对象：{target}\n投票理由：{reason}", key=key)
+
+
+def change(day: int, hhmm: str, who: str, target: str, reason: str, quote: str | None) -> Action:
+    return Action(at(day, hhmm), "post", f"vote{day}", who, f"改票对象：{target}\n改票理由：{reason}",
+                  quote=quote)
+
+
+CHAT = (
+    "我昨晚想了很久，还是觉得{x}的发言有问题。",
+    "先听听大家怎么说，我暂时没有明确的怀疑对象。",
+    "{x}昨天的投票理由站不住脚，解释一下？",
+    "我是好人，大家可以重点关注一下{x}。",
+    "今天的节奏有点乱，建议先理一理昨天的票型。",
+    "同意楼上，{x}的逻辑前后矛盾。",
+)
+
+
+def chatter(day: int, living: tuple[str, ...], quiet: tuple[str, ...] = ()) -> list[Action]:
+    """Five discussion posts per talkative player between 09:30 and 20:30; one each for
+    the quiet ones (so they show up as lurkers)."""
+    actions: list[Action] = []
+    for i, who in enumerate(living):
+        count = 1 if who in quiet else 5
+        for n in range(count):
+            minute = 30 + (i * 7 + n * 131) % 600
+            when = at(day, "09:00") + timedelta(minutes=minute)
+            other = living[(i + n + 1) % len(living)]
+            text = CHAT[(i + n) % len(CHAT)].format(x=other)
+            actions.append(Action(when, "post", f"talk{day}", who, text))
+    return actions
+
+
+def script() -> list[Action]:
+    a: list[Action] = []
+    everyone = PLAYERS
+    # ---- day 1: sheriff election
+    a += chatter(1, everyone, quiet=("烧卖",))
+    a += [
+        vote(1, "10:00", "饺子", "包子", "先投一个试试"),
+        vote(1, "10:20", "包子", "饺子", "饺子发言很稳，适合当警长"),
+        vote(1, "11:00", "汤圆", "饺子", "同上"),
+        vote(1, "12:10", "Alice", "饺子", "逻辑清楚"),
+        vote(1, "13:30", "bob_2", "包子", "包子也不错"),
+        vote(1, "14:00", "月饼", "饺子", "跟票"),
+        vote(1, "15:45", "小笼包", "弃权", "还看不清"),
+        vote(1, "16:30", "烧卖", "包子", "随便投"),
+    ]
+    a.append(Action(at(1, "23:00"), "night", day=2, out=("汤圆",)))
+    # ---- day 2: the tie the sheriff settles
+    living2 = tuple(p for p in everyone if p != "汤圆")
+    a += chatter(2, living2, quiet=("烧卖",))
+    a += [
+        vote(2, "09:40", "饺子", "包子", "包子昨晚的发言很可疑"),
+        vote(2, "10:00", "烧卖", "包子", "跟警长", key="shaomai-vote"),
+        Action(at(2, "10:30"), "edit", author="烧卖", key="shaomai-vote",
+               message="投票对象：月饼\n投票理由：想了想还是月饼"),
+        vote(2, "11:00", "包子", "月饼", "月饼一直在划水"),
+        vote(2, "11:30", "Alice", "月饼", "同意包子"),
+        vote(2, "12:00", "bob_2", "包子", "先投包子", key="bob-vote"),
+        vote(2, "13:00", "月饼", "弃权", "我是好人，弃权"),
+        Action(at(2, "14:00"), "post", "vote2", "Alice", "计票，谢谢机器人"),
+        change(2, "15:00", "bob_2", "月饼", "被Alice说服了", quote="bob-vote"),
+        change(2, "16:00", "月饼", "包子", "还是投包子吧", quote=None),
+        vote(2, "21:32", "小笼包", "月饼", "来晚了"),
+    ]
+    a.append(Action(at(2, "23:00"), "night", day=3, out=("Alice",)))
+    # ---- day 3
+    living3 = ("饺子", "bob_2", "月饼", "小笼包", "烧卖")
+    a += chatter(3, living3)
+    a += [
+        Action(at(3, "10:05"), "post", "talk3", "汤圆", "我虽然出局了，但是我想说月饼是狼！"),
+        vote(3, "10:00", "饺子", "月饼", "昨天的弃权很可疑"),
+        vote(3, "11:00", "bob_2", "月饼", "跟警长"),
+        vote(3, "12:00", "月饼", "饺子", "警长带错了"),
+        vote(3, "13:00", "小笼包", "月饼", "同意"),
+        vote(3, "14:00", "烧卖", "饺子", "唱反调"),
+    ]
+    return sorted(a, key=lambda x: x.when)
+
+
+THREADS = {
+    "progress": "【饺子村】进程帖",
+    "talk1": "【饺子村】第一日 讨论帖", "vote1": "【饺子村】第一日 投票帖",
+    "talk2": "【饺子村】第二日 讨论帖", "vote2": "【饺子村】第二日 投票帖",
+    "talk3": "【饺子村】第三日 讨论帖", "vote3": "【饺子村】第三日 投票帖",
+}
+RULES_TEXT = (
+    "投票格式（每项单独一行）：\n投票对象：玩家名\n投票理由：……\n"
+    "改票须引用原投票帖：\n改票对象：玩家名\n改票理由：……\n截止前一小时不得改票。"
+)
+
+
+@dataclass
+class World:
+    """The simulated forum with the game's accounts and threads."""
+
+    sim: Simulator
+    tids: dict[str, int]
+
+
+def build_world(sim: Simulator) -> World:
+    for name in (DIRECTOR, BOT, *PLAYERS):
+        sim.add_user(name, PASSWORD)
+    fid = sim.add_forum("版杀区")
+    tids: dict[str, int] = {}
+    opened = GAME_START - timedelta(hours=12)
+    for key, subject in THREADS.items():
+        day = int(key[-1]) if key[-1].isdigit() else 1
+        when = opened if key == "progress" else DAYS[day - 1].start - timedelta(minutes=30)
+        tids[key] = sim.add_thread(fid, subject, DIRECTOR, RULES_TEXT if key.startswith("vote") else
+                                   f"{subject}\n请大家在这里发言。", at=when)
+    return World(sim, tids)
+
+
+@dataclass
+class Driver:
+    """Puts each scripted action on the forum when its time has come (idempotent: an
+    action is applied once, however often ``apply_due`` is called)."""
+
+    world: World
+    actions: list[Action] = field(default_factory=script)
+    on_night: Callable[[Action], None] | None = None
+    done: int = 0
+    pids: dict[str, int] = field(default_factory=dict)
+
+    def apply_due(self, now: datetime) -> list[Action]:
+        applied = []
+        while self.done < len(self.actions) and self.actions[self.done].when <= now:
+            action = self.actions[self.done]
+            self._apply(action)
+            applied.append(action)
+            self.done += 1
+        return applied
+
+    @property
+    def finished(self) -> bool:
+        return self.done >= len(self.actions)
+
+    def _apply(self, action: Action) -> None:
+        sim = self.world.sim
+        if action.kind == "post":
+            quote = self.pids[action.quote] if action.quote else None
+            pid = sim.add_post(self.world.tids[action.thread], action.author, action.message,
+                               at=action.when, quote_pid=quote)
+            if action.key:
+                self.pids[action.key] = pid
+        elif action.kind == "edit":
+            sim.edit_post(self.pids[action.key or ""], action.message, at=action.when)
+        elif action.kind == "night" and self.on_night is not None:
+            self.on_night(action)
+
+
+def write_config(path: Path, world: World, base_url: str, database: Path, **agent: object) -> Path:
+    """A game config for the scripted game (the same keys a director writes)."""
+    days = []
+    for plan in DAYS:
+        n = plan.number
+        days.append(
+            f"[[days]]\nnumber = {n}\nvote_thread = {world.tids[f'vote{n}']}\n"
+            f"discussion_thread = {world.tids[f'talk{n}']}\nprogress_thread = {world.tids['progress']}\n"
+            f'start = "{plan.start.isoformat()}"\ndeadline = "{plan.deadline.isoformat()}"\n'
+        )
+    settings = {
+        "database": str(database),
+        "poll_interval_seconds": 600,
+        "poll_jitter_seconds": 60,
+        "min_request_interval_seconds": 2,
+        "running_count_interval_minutes": 120,
+        **agent,
+    }
+    agent_lines = "\n".join(f"{k} = {_toml(v)}" for k, v in settings.items())
+    players = ", ".join(f'"{p}"' for p in PLAYERS)
+    path.write_text(
+        f'[forum]\nbase_url = "{base_url}"\ntimezone = "Asia/Shanghai"\n\n'
+        f'[game]\nruleset = "simple14"\ndirector = "{DIRECTOR}"\nbot = "{BOT}"\nplayers = [{players}]\n\n'
+        + "\n".join(days)
+        + f'\n[bot]\nusername = "{BOT}"\n\n[agent]\n{agent_lines}\n',
+        encoding="utf-8",
+    )
+    return path
+
+
+def _toml(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return str(value)
+    return '"' + str(value).replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+END = at(3, "22:30")

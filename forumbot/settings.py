@@ -1,0 +1,172 @@
+"""The agent's own config tables: ``[bot]``, ``[agent]`` and ``[policies]``.
+
+The game tables (``[forum]``, ``[game]``, ``[[days]]``) are read by ``forumbot.config``;
+this module reads the rest of the same file. The password is never a config key: it
+comes from ``FORUMBOT_PASSWORD`` or ``[bot].password_file`` (``forumbot.secrets``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from forumbot.config import ConfigError, GameConfig
+from forumbot.outbox import DEFAULT_POLICIES, DraftKind, Policy
+
+BOT_KEYS = {"username", "password_file", "cookie_file", "question_id", "answer_env", "use_api",
+            "password_md5"}
+AGENT_KEYS = {
+    "database", "poll_interval_seconds", "poll_jitter_seconds", "min_request_interval_seconds",
+    "running_count_interval_minutes", "running_count_edit_in_place", "count_request_word",
+    "count_request_interval_minutes", "count_request_max_age_minutes", "templates", "log_file",
+    "counts_only", "final_count_delay_minutes",
+}
+FORBIDDEN = {"password", "passwd", "secret"}
+
+
+@dataclass(frozen=True)
+class BotSettings:
+    username: str
+    password_file: Path | None = None
+    cookie_file: Path | None = None
+    question_id: int = 0
+    answer_env: str = "FORUMBOT_SECURITY_ANSWER"
+    use_api: bool | None = None  # None: ask the forum (module=check)
+    password_md5: bool = False
+
+
+@dataclass(frozen=True)
+class AgentSettings:
+    database: Path
+    poll_interval_seconds: float = 60.0
+    poll_jitter_seconds: float = 10.0
+    min_request_interval_seconds: float = 2.0
+    running_count_interval_minutes: float = 30.0
+    running_count_edit_in_place: bool = False
+    count_request_word: str = "计票"
+    count_request_interval_minutes: float = 10.0
+    count_request_max_age_minutes: float = 60.0
+    templates: Path | None = None
+    log_file: Path | None = None
+    counts_only: bool | None = None  # None: follow the rule set's visibility
+    final_count_delay_minutes: float = 5.0
+
+
+@dataclass(frozen=True)
+class Settings:
+    bot: BotSettings
+    agent: AgentSettings
+    policies: dict[DraftKind, Policy] = field(default_factory=dict)
+
+
+def load_settings(config: GameConfig) -> Settings:
+    raw = config.raw
+    reader = _Reader(config.path)
+    bot = reader.bot(reader.table(raw, "bot"), default_username=config.state.bot)
+    agent = reader.agent(reader.table(raw, "agent"))
+    policies = reader.policies(reader.table(raw, "policies"))
+    return Settings(bot=bot, agent=agent, policies=policies)
+
+
+class _Reader:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.base = path.resolve().parent
+
+    def fail(self, key: str, message: str) -> ConfigError:
+        return ConfigError(f"{self.path}: {key}: {message}")
+
+    def table(self, raw: dict[str, Any], name: str) -> dict[str, Any]:
+        value = raw.get(name, {})
+        if not isinstance(value, dict):
+            raise self.fail(f"[{name}]", "expected a table")
+        return value
+
+    def known(self, table: dict[str, Any], keys: set[str], where: str) -> None:
+        for key in table:
+            if key.lower() in FORBIDDEN:
+                raise self.fail(
+                    f"{where}.{key}",
+                    "passwords never go in the config: set FORUMBOT_PASSWORD or "
+                    "[bot].password_file (a file only you can read)",
+                )
+        unknown = sorted(set(table) - keys)
+        if unknown:
+            raise self.fail(f"{where}.{unknown[0]}", f"unknown key (known keys: {', '.join(sorted(keys))})")
+
+    def path_value(self, table: dict[str, Any], key: str, where: str) -> Path | None:
+        value = table.get(key)
+        if value is None:
+            return None
+        if not isinstance(value, str) or not value:
+            raise self.fail(f"{where}.{key}", "expected a file path")
+        path = Path(value).expanduser()
+        return path if path.is_absolute() else self.base / path
+
+    def number(self, table: dict[str, Any], key: str, where: str, default: float, *, minimum: float = 0) -> float:
+        value = table.get(key, default)
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value < minimum:
+            raise self.fail(f"{where}.{key}", f"expected a number ≥ {minimum}, got {value!r}")
+        return float(value)
+
+    def flag(self, table: dict[str, Any], key: str, where: str, default: bool | None) -> bool | None:
+        value = table.get(key, default)
+        if value is not None and not isinstance(value, bool):
+            raise self.fail(f"{where}.{key}", f"expected true or false, got {value!r}")
+        return value
+
+    def bot(self, table: dict[str, Any], default_username: str | None) -> BotSettings:
+        self.known(table, BOT_KEYS, "[bot]")
+        username = table.get("username", default_username)
+        if not isinstance(username, str) or not username.strip():
+            raise self.fail("[bot].username", "missing: the bot's forum user name (or set [game].bot)")
+        question = table.get("question_id", 0)
+        if isinstance(question, bool) or not isinstance(question, int) or not 0 <= question <= 7:
+            raise self.fail("[bot].question_id", f"expected 0–7 (Discuz security question), got {question!r}")
+        answer_env = table.get("answer_env", "FORUMBOT_SECURITY_ANSWER")
+        if not isinstance(answer_env, str):
+            raise self.fail("[bot].answer_env", "expected an environment variable name")
+        return BotSettings(
+            username=username,
+            password_file=self.path_value(table, "password_file", "[bot]"),
+            cookie_file=self.path_value(table, "cookie_file", "[bot]"),
+            question_id=question,
+            answer_env=answer_env,
+            use_api=self.flag(table, "use_api", "[bot]", None),
+            password_md5=bool(self.flag(table, "password_md5", "[bot]", False)),
+        )
+
+    def agent(self, table: dict[str, Any]) -> AgentSettings:
+        self.known(table, AGENT_KEYS, "[agent]")
+        where = "[agent]"
+        database = self.path_value(table, "database", where) or self.base / "forumbot-game.sqlite"
+        word = table.get("count_request_word", "计票")
+        if not isinstance(word, str) or not word.strip():
+            raise self.fail(f"{where}.count_request_word", "expected a non-empty word")
+        return AgentSettings(
+            database=database,
+            poll_interval_seconds=self.number(table, "poll_interval_seconds", where, 60.0, minimum=1),
+            poll_jitter_seconds=self.number(table, "poll_jitter_seconds", where, 10.0),
+            min_request_interval_seconds=self.number(table, "min_request_interval_seconds", where, 2.0),
+            running_count_interval_minutes=self.number(table, "running_count_interval_minutes", where, 30.0),
+            running_count_edit_in_place=bool(self.flag(table, "running_count_edit_in_place", where, False)),
+            count_request_word=word.strip(),
+            count_request_interval_minutes=self.number(table, "count_request_interval_minutes", where, 10.0),
+            count_request_max_age_minutes=self.number(table, "count_request_max_age_minutes", where, 60.0),
+            templates=self.path_value(table, "templates", where),
+            log_file=self.path_value(table, "log_file", where),
+            counts_only=self.flag(table, "counts_only", where, None),
+            final_count_delay_minutes=self.number(table, "final_count_delay_minutes", where, 5.0),
+        )
+
+    def policies(self, table: dict[str, Any]) -> dict[DraftKind, Policy]:
+        kinds = {k.value for k in DraftKind}
+        policies = dict(DEFAULT_POLICIES)
+        for key, value in table.items():
+            if key not in kinds:
+                raise self.fail(f"[policies].{key}", f"unknown post kind (kinds: {', '.join(sorted(kinds))})")
+            if value not in {p.value for p in Policy}:
+                raise self.fail(f"[policies].{key}", f"expected \"auto\" or \"manual\", got {value!r}")
+            policies[DraftKind(key)] = Policy(value)
+        return policies
