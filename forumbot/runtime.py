@@ -14,7 +14,9 @@ import httpx
 import jinja2
 
 from forumbot.client import DiscuzClient
-from forumbot.clock import Clock, SystemClock
+from datetime import datetime
+
+from forumbot.clock import AcceleratedClock, Clock, SystemClock
 from forumbot.config import GameConfig, load_config
 from forumbot.outbox import Outbox
 from forumbot.render import make_environment
@@ -38,13 +40,36 @@ class Runtime:
         self.store.close()
 
 
+CLOCK_ENV = "FORUMBOT_CLOCK"
+
+
+def clock_from_env(value: str | None, tz) -> Clock | None:
+    """``FORUMBOT_CLOCK=accelerated;origin=<ISO>;factor=<x>;wall=<unix seconds>``: game
+    time runs ``factor`` times faster than wall time from ``origin`` at wall second
+    ``wall``. For demos and tests that run the agent in another process than the
+    simulator: both build the same clock and agree on the forum's time."""
+    if not value:
+        return None
+    kind, _, rest = value.partition(";")
+    fields = dict(part.split("=", 1) for part in rest.split(";") if "=" in part)
+    if kind != "accelerated" or not {"origin", "factor", "wall"} <= set(fields):
+        raise ValueError(f"{CLOCK_ENV}: expected accelerated;origin=…;factor=…;wall=…, got {value!r}")
+    return AcceleratedClock(origin=datetime.fromisoformat(fields["origin"]).astimezone(tz),
+                            factor=float(fields["factor"]), wall_origin=float(fields["wall"]))
+
+
+def clock_to_env(clock: AcceleratedClock) -> str:
+    return f"accelerated;origin={clock.origin.isoformat()};factor={clock.factor};wall={clock.wall_origin}"
+
+
 def open_runtime(config_path: str | Path, *, clock: Clock | None = None) -> Runtime:
     config = load_config(config_path)
     settings = load_settings(config)
     store = Store(settings.agent.database)
     outbox = Outbox(store, settings.policies)
     env = make_environment(settings.agent.templates)
-    return Runtime(config, settings, store, outbox, env, clock or SystemClock(config.forum.tz))
+    clock = clock or clock_from_env(os.environ.get(CLOCK_ENV), config.forum.tz) or SystemClock(config.forum.tz)
+    return Runtime(config, settings, store, outbox, env, clock)
 
 
 def make_client(rt: Runtime, *, http: httpx.Client | None = None) -> DiscuzClient:
