@@ -25,7 +25,8 @@ from forumbot import director
 from forumbot.agent import Agent, TickReport
 from forumbot.outbox import Draft, DraftKind, DraftState
 from forumbot.runtime import Runtime, make_client, open_runtime
-from forumbot.scenario import BOT, END, GAME_START, PASSWORD, Action, Driver, World, build_world, write_config
+from forumbot.scenario import (BOT, END, GAME_START, PASSWORD, Driver, World, build_world, config_from,
+                               write_config)
 from forumbot.simulator import SimClock, Simulator
 
 
@@ -46,13 +47,23 @@ class Game:
         self.rt.close()
 
 
+EXAMPLE_CONFIG = Path(__file__).resolve().parents[1] / "config.toml"
+
+
 def setup_game(workdir: Path, *, clock: SimClock | None = None, sim: Simulator | None = None,
-               **agent_settings: object) -> Game:
+               config_source: Path | None = None, **agent_settings: object) -> Game:
+    """The scripted game on a fresh simulator. The config is ``config_source`` (the
+    project's config.toml describes this game) pointed at the simulator, or one written
+    from the scenario."""
     clock = clock or SimClock(start=GAME_START - timedelta(minutes=20))
     sim = sim or Simulator(clock=clock)
     world = build_world(sim)
     base_url = sim.start()
-    config = write_config(workdir / "game.toml", world, base_url, workdir / "game.sqlite", **agent_settings)
+    if config_source is not None:
+        config = config_from(config_source, workdir / "game.toml", base_url, workdir / "game.sqlite",
+                             **agent_settings)
+    else:
+        config = write_config(workdir / "game.toml", world, base_url, workdir / "game.sqlite", **agent_settings)
     rt = open_runtime(config, clock=clock)
     client = make_client(rt)
     agent = Agent(rt, client)
@@ -97,6 +108,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--keep-serving", type=float, default=0.0,
                         help="seconds to keep the forum up at the end, to look at it in a browser")
     parser.add_argument("--quiet", action="store_true", help="only the summary")
+    parser.add_argument("--config", type=Path, default=EXAMPLE_CONFIG if EXAMPLE_CONFIG.exists() else None,
+                        help="the game config to play (default: the project's config.toml)")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(name)s %(levelname)s %(message)s")
     started = time.monotonic()
@@ -124,7 +137,8 @@ def main(argv: list[str] | None = None) -> int:
         import os
 
         os.environ.setdefault("FORUMBOT_PASSWORD", PASSWORD)
-        game = setup_game(Path(tmp))
+        game = setup_game(Path(tmp), config_source=args.config,
+                          poll_interval_seconds=600, poll_jitter_seconds=60)
         print(f"forumbot demo: a simulated Discuz! forum at {game.sim.base_url}", file=out)
         print(f"game: 8 players, 3 days, rule set simple14; bot account {BOT}", file=out)
         try:

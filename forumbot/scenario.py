@@ -20,6 +20,8 @@ What happens (rule set 14人简易, sheriff's vote ×2, ties go to the sheriff's
 
 from __future__ import annotations
 
+import json
+import tomllib
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -257,7 +259,161 @@ def _toml(value: object) -> str:
         return "true" if value else "false"
     if isinstance(value, (int, float)):
         return str(value)
-    return '"' + str(value).replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_toml(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{_toml(str(k))} = {_toml(v)}" for k, v in value.items()) + " }"
+    if isinstance(value, datetime):
+        return value.isoformat()
+    return json.dumps(str(value), ensure_ascii=False)
+
+
+def dump_toml(doc: dict) -> str:
+    """Enough TOML for a game config: tables, sub-tables and arrays of tables."""
+    lines: list[str] = []
+
+    def table(name: str, values: dict) -> None:
+        scalars = {k: v for k, v in values.items() if not isinstance(v, dict) and not _is_tables(v)}
+        lines.append(f"[{name}]")
+        lines.extend(f"{_toml(str(k))} = {_toml(v)}" for k, v in scalars.items())
+        lines.append("")
+        for key, value in values.items():
+            if isinstance(value, dict):
+                table(f"{name}.{_toml(str(key))}", value)
+
+    for key, value in doc.items():
+        if isinstance(value, dict):
+            table(_toml(str(key)), value)
+        elif _is_tables(value):
+            for item in value:
+                lines.append(f"[[{key}]]")
+                lines.extend(f"{_toml(str(k))} = {_toml(v)}" for k, v in item.items())
+                lines.append("")
+    return "\n".join(lines)
+
+
+def _is_tables(value: object) -> bool:
+    return isinstance(value, list) and bool(value) and all(isinstance(v, dict) for v in value)
+
+
+def config_from(source: Path, path: Path, base_url: str, database: Path, **agent: object) -> Path:
+    """A copy of the config ``source`` (e.g. the project's config.toml, which describes this
+    very game) pointed at ``base_url`` with its database at ``database``."""
+    doc = tomllib.loads(source.read_text(encoding="utf-8"))
+    doc.setdefault("forum", {})["base_url"] = base_url
+    doc.setdefault("agent", {}).update({"database": str(database), **agent})
+    doc.setdefault("bot", {}).pop("cookie_file", None)
+    path.write_text(dump_toml(doc), encoding="utf-8")
+    return path
 
 
 END = at(3, "22:30")
+
+
+# ---------------------------------------------------------------------------------------
+# A long generated game (benchmarks, soak runs): many players, many days, many posts.
+
+
+def long_players(count: int) -> tuple[str, ...]:
+    """``count`` distinct player names the way forums have them: CJK, ASCII, mixed."""
+    stems = ("饺子", "包子", "汤圆", "Alice", "bob", "月饼", "小笼包", "烧卖", "馄饨", "Kiki",
+             "春卷", "麻团", "Zed", "油条", "粽子", "Lucy")
+    return tuple(f"{stems[i % len(stems)]}_{i // len(stems) + 1}" for i in range(count))
+
+
+@dataclass(frozen=True)
+class LongGame:
+    """A generated game: its players, day plans, thread keys and timed actions."""
+
+    players: tuple[str, ...]
+    days: tuple[DayPlan, ...]
+    threads: dict[str, str]  # thread key → subject
+    actions: list[Action]
+
+
+def long_game(days: int = 7, players: int = 20, posts: int = 5000, seed: int = 1) -> LongGame:
+    """``posts`` player posts over ``days`` days: each living player votes once a day in
+    the vote thread (some abstain, some change with a quote), the rest is discussion
+    spread over the day. No one is put out, so the
+    game's state stays simple; the load is what matters. Deterministic for a seed."""
+    import random
+
+    rnd = random.Random(seed)
+    names = long_players(players)
+    plans = tuple(DayPlan(n, at(n, "09:00"), at(n, "21:30")) for n in range(1, days + 1))
+    threads = {"progress": "【长局】进程帖"}
+    for n in range(1, days + 1):
+        threads[f"talk{n}"] = f"【长局】第{n}日 讨论帖"
+        threads[f"vote{n}"] = f"【长局】第{n}日 投票帖"
+    actions: list[Action] = []
+    per_day = [posts // days + (1 if n < posts % days else 0) for n in range(days)]
+    span = int((plans[0].deadline - plans[0].start).total_seconds()) - 600
+    for plan, budget in zip(plans, per_day):
+        n = plan.number
+        day_actions: list[Action] = []
+        for who in names:
+            if len(day_actions) >= budget:
+                break
+            when = plan.start + timedelta(seconds=300 + rnd.randrange(span // 2))
+            target = "弃权" if rnd.random() < 0.05 else rnd.choice(names)
+            key = f"long-v{n}-{who}"
+            day_actions.append(Action(when, "post", f"vote{n}", who,
+                                      f"投票对象：{target}\n投票理由：第{n}日的判断", key=key))
+            if rnd.random() < 0.2 and len(day_actions) < budget:
+                later = when + timedelta(seconds=60 + rnd.randrange(span // 3))
+                day_actions.append(Action(later, "post", f"vote{n}", who,
+                                          f"改票对象：{rnd.choice(names)}\n改票理由：改主意了", quote=key))
+        while len(day_actions) < budget:
+            who = rnd.choice(names)
+            when = plan.start + timedelta(seconds=60 + rnd.randrange(span))
+            other = rnd.choice(names)
+            text = CHAT[rnd.randrange(len(CHAT))].format(x=other)
+            day_actions.append(Action(when, "post", f"talk{n}", who, text))
+        actions += day_actions
+    return LongGame(names, plans, threads, sorted(actions, key=lambda a: a.when))
+
+
+def long_script(days: int = 7, players: int = 20, posts: int = 5000, seed: int = 1) -> list[Action]:
+    """The timed actions of ``long_game(days, players, posts, seed)``."""
+    return long_game(days, players, posts, seed).actions
+
+
+def build_long_world(sim: Simulator, game: LongGame) -> World:
+    for name in (DIRECTOR, BOT, *game.players):
+        sim.add_user(name, PASSWORD)
+    fid = sim.add_forum("版杀区")
+    tids: dict[str, int] = {}
+    for key, subject in game.threads.items():
+        n = int(key[4:]) if key[4:].isdigit() else 1
+        when = (game.days[0].start - timedelta(hours=12) if key == "progress"
+                else game.days[n - 1].start - timedelta(minutes=30))
+        tids[key] = sim.add_thread(fid, subject, DIRECTOR, RULES_TEXT if key.startswith("vote") else
+                                   f"{subject}\n请大家在这里发言。", at=when)
+    return World(sim, tids)
+
+
+def write_long_config(path: Path, world: World, game: LongGame, base_url: str, database: Path,
+                      policies: dict[str, str] | None = None, **agent: object) -> Path:
+    """The config for a long game (``policies``: e.g. every kind ``auto`` for an
+    unattended run)."""
+    days = []
+    for plan in game.days:
+        n = plan.number
+        days.append(
+            f"[[days]]\nnumber = {n}\nvote_thread = {world.tids[f'vote{n}']}\n"
+            f"discussion_thread = {world.tids[f'talk{n}']}\nprogress_thread = {world.tids['progress']}\n"
+            f'start = "{plan.start.isoformat()}"\ndeadline = "{plan.deadline.isoformat()}"\n'
+        )
+    settings = {"database": str(database), "poll_interval_seconds": 600, "poll_jitter_seconds": 60,
+                "min_request_interval_seconds": 2, "running_count_interval_minutes": 120, **agent}
+    agent_lines = "\n".join(f"{k} = {_toml(v)}" for k, v in settings.items())
+    policy_lines = "\n".join(f"{k} = {_toml(v)}" for k, v in (policies or {}).items())
+    players = ", ".join(_toml(p) for p in game.players)
+    path.write_text(
+        f'[forum]\nbase_url = "{base_url}"\ntimezone = "Asia/Shanghai"\n\n'
+        f'[game]\nruleset = "simple14"\ndirector = "{DIRECTOR}"\nbot = "{BOT}"\nplayers = [{players}]\n\n'
+        + "\n".join(days)
+        + f'\n[bot]\nusername = "{BOT}"\n\n[agent]\n{agent_lines}\n\n[policies]\n{policy_lines}\n',
+        encoding="utf-8",
+    )
+    return path
