@@ -306,14 +306,16 @@ class Agent:
         log.info("drafted final count #%d for day %d (%s)", draft.id, day.number, draft.state.value)
 
     def apply_result(self, day: DayWindow, tally: dict, now: datetime) -> None:
-        """Once the director has let the final count out, its result becomes game state:
-        the player voted out (or the sheriff elected on day 1)."""
+        """Once the director has approved the final count, its result becomes game state:
+        the player voted out (or the sheriff elected on day 1). The approval is the
+        decision; publishing may lag behind it (a forum outage) without holding the game."""
         key = f"result_applied:day{day.number}"
-        if self.rt.store.get_meta(key) or not self._final_published(day.number):
-            return
         final = self.rt.outbox.by_dedupe_key(f"final_count:day{day.number}")
+        decided = (DraftState.APPROVED, DraftState.PUBLISHING, DraftState.PUBLISHED)
+        if self.rt.store.get_meta(key) or final is None or final.state not in decided:
+            return
         result = tally.get("result") or {}
-        at = (final.published_at if final and final.published_at else now).isoformat()
+        at = (final.approved_at or now).isoformat()
         store = self.rt.store
         with store.write():
             if result.get("sheriff"):

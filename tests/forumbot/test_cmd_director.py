@@ -1,0 +1,151 @@
+"""The director's commands, run through click against a real store of a played game day.
+
+The game is played in-process up to a chosen moment on the simulator (real HTTP), then
+each command is invoked as the director would, and its effect checked in the store and
+in the audit log.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+from click.testing import CliRunner
+
+from forumbot.cli import main
+from forumbot.demo import play, setup_game
+from forumbot.outbox import DraftKind, DraftState
+from forumbot.clock import AcceleratedClock
+from forumbot.runtime import CLOCK_ENV, clock_to_env, open_runtime
+from forumbot.scenario import PASSWORD, at
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory):
+    """The scripted game up to 21:50 on day 2, the director approving everything until
+    21:00: day 2's final count is waiting for approval."""
+    os.environ["FORUMBOT_PASSWORD"] = PASSWORD
+    game = setup_game(tmp_path_factory.mktemp("director"))
+    play(game, until=at(2, "21:00"))
+    play(game, until=at(2, "21:50"), approve=False)
+    config = game.rt.config.path
+    game.close()
+    # The commands run "now" in game time: a real-speed clock starting where the game is.
+    os.environ[CLOCK_ENV] = clock_to_env(AcceleratedClock(origin=game.clock.now(), factor=1.0))
+    yield game, config
+    os.environ.pop(CLOCK_ENV, None)
+    game.sim.stop()
+
+
+def invoke(config, *args, input=None):
+    result = CliRunner().invoke(main, [*args[:1], "--config", str(config), *args[1:]], input=input,
+                                catch_exceptions=False)
+    return result
+
+
+def audit_actions(config):
+    rt = open_runtime(config)
+    try:
+        return [(e.actor, e.action) for e in rt.store.audit_log()]
+    finally:
+        rt.close()
+
+
+def test_cmd_status__shows_day_tally_and_waiting_drafts(played):
+    _, config = played
+    result = invoke(config, "status", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["day"] == 2
+    assert data["tally"]["counts"] == {"包子": 3, "月饼": 3}
+    assert data["drafts_waiting"], "day 2's final count waits for the director"
+    assert data["sheriff"] == "饺子"
+
+
+def test_cmd_drafts_show_approve__final_count(played):
+    _, config = played
+    listing = invoke(config, "drafts")
+    assert "final_count" in listing.output
+    draft_id = int(listing.output.split("#", 1)[1].split()[0])
+    shown = invoke(config, "show", str(draft_id))
+    assert shown.exit_code == 0 and "【最终计票】" in shown.output
+    approved = invoke(config, "approve", str(draft_id))
+    assert approved.exit_code == 0 and "approved" in approved.output
+    assert ("director", "outbox.approved") in audit_actions(config)
+
+
+def test_cmd_reject__needs_a_reason_and_is_audited(played):
+    _, config = played
+    rt = open_runtime(config)
+    draft = rt.outbox.create_draft(DraftKind.CARD_NOTICE, 1, "测试草稿内容", now=rt.clock.now())
+    rt.close()
+    assert invoke(config, "reject", str(draft.id)).exit_code != 0  # --why is required
+    result = invoke(config, "reject", str(draft.id), "--why", "重复")
+    assert result.exit_code == 0
+    rt = open_runtime(config)
+    assert rt.outbox.get(draft.id).state is DraftState.REJECTED
+    rt.close()
+
+
+def test_cmd_out_and_sheriff__change_state_and_name_bad_players(played):
+    _, config = played
+    bad = invoke(config, "out", "路人甲", "--why", "other")
+    assert bad.exit_code != 0 and "not a player" in bad.output and "Traceback" not in bad.output
+    assert invoke(config, "sheriff", "bob_2").exit_code == 0
+    status = json.loads(invoke(config, "status", "--json").output)
+    assert status["sheriff"] == "bob_2"
+    assert invoke(config, "sheriff", "饺子").exit_code == 0
+
+
+def test_cmd_alias_and_retally(played):
+    _, config = played
+    assert invoke(config, "alias", "小笼包", "小笼").exit_code == 0
+    result = invoke(config, "retally", "--day", "2", "--json")
+    assert result.exit_code == 0
+    assert json.loads(result.output)["counts"] == {"包子": 3, "月饼": 3}
+
+
+def test_cmd_card__ladder_and_notice_draft(played):
+    _, config = played
+    result = invoke(config, "card", "月饼", "blue", "--why", "消极发言")
+    assert result.exit_code == 0 and "notice draft" in result.output
+    rt = open_runtime(config)
+    notices = [d for d in rt.outbox.drafts() if d.kind is DraftKind.CARD_NOTICE and "月饼" in d.body]
+    assert notices and "蓝牌" in notices[-1].body
+    assert any(e.actor == "director" for e in rt.store.audit_log())
+    rt.close()
+
+
+def test_cmd_night__drafts_the_morning_announcement(played):
+    _, config = played
+    result = invoke(config, "night", "--day", "3", "--out", "Alice")
+    assert result.exit_code == 0 and "announcement draft" in result.output
+    rt = open_runtime(config)
+    (draft,) = [d for d in rt.outbox.drafts() if d.kind is DraftKind.ANNOUNCEMENT and d.day == 3]
+    assert "昨夜出局（按出局顺序）：Alice" in draft.body
+    rt.close()
+
+
+def test_cmd_accelerate_substitute_count_now(played):
+    _, config = played
+    assert invoke(config, "substitute", "烧卖", "替补甲").exit_code == 0
+    assert invoke(config, "count-now").exit_code == 0
+    assert invoke(config, "accelerate", "--day", "9").exit_code != 0  # no such day: one line
+    assert invoke(config, "accelerate", "--day", "3").exit_code == 0
+
+
+def test_cmd_errors__bad_config_names_the_key(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[game]\nruleset = "s11"\nplayers = ["a"]\n', encoding="utf-8")
+    result = invoke(bad, "status")
+    assert result.exit_code != 0
+    assert "[game].ruleset" in result.output and "Traceback" not in result.output
+
+
+def test_cmd_help__every_command_documents_itself_with_an_example():
+    runner = CliRunner()
+    for name, command in main.commands.items():
+        result = runner.invoke(main, [name, "--help"])
+        assert result.exit_code == 0, name
+        assert "Example" in result.output or "example" in result.output, f"{name} --help has no example"
