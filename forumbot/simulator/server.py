@@ -89,6 +89,9 @@ class ForumServer(MobileApi):
 def make_handler(sim: "Simulator") -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
+        # Headers and body go out in separate writes: with Nagle on, the body waits for
+        # the client's delayed ACK (~40 ms a response on Linux loopback).
+        disable_nagle_algorithm = True
         server_version = "Apache"
         sys_version = ""
 
