@@ -103,10 +103,23 @@ def bot_posts(game: Game) -> list[tuple[str, int, str]]:
     return sorted(out, key=lambda x: x[1])
 
 
+def keep_up(seconds: float | None, out) -> None:
+    """Leave the forum up so the threads can be read in a browser."""
+    try:
+        if seconds is None and sys.stdin.isatty():
+            input("The forum stays up until you press Enter… ")
+        elif seconds:
+            print(f"serving for {seconds:.0f} s more (Ctrl-C to stop)…", file=out)
+            threading.Event().wait(seconds)
+    except (KeyboardInterrupt, EOFError):
+        pass
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--keep-serving", type=float, default=0.0,
-                        help="seconds to keep the forum up at the end, to look at it in a browser")
+    parser.add_argument("--keep-serving", type=float, default=None,
+                        help="seconds to keep the forum up at the end, to look at it in a browser "
+                             "(default: until Enter when run in a terminal, else 0)")
     parser.add_argument("--quiet", action="store_true", help="only the summary")
     parser.add_argument("--config", type=Path, default=EXAMPLE_CONFIG if EXAMPLE_CONFIG.exists() else None,
                         help="the game config to play (default: the project's config.toml)")
@@ -160,12 +173,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  voting day 2: {game.sim.base_url}forum.php?mod=viewthread&tid={tids['vote2']}", file=out)
             print(f"{len(posts)} bot posts, {len(game.sim.requests)} requests to the forum, "
                   f"{time.monotonic() - started:.1f} s", file=out)
-            if args.keep_serving > 0:
-                print(f"serving for {args.keep_serving:.0f} s more (Ctrl-C to stop)…", file=out)
-                try:
-                    threading.Event().wait(args.keep_serving)
-                except KeyboardInterrupt:
-                    pass
+            keep_up(args.keep_serving, out)
         finally:
             game.close()
             game.sim.stop()
