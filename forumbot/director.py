@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from engine.acceleration import AccelerationStatus, acceleration_requests
 from engine.cards import Card, CardLedger, Decision
 from engine.reasons import describe_zh
 from engine.report import tally_json
@@ -308,16 +309,21 @@ class Status:
     drafts_waiting: tuple[Draft, ...]
     failed: tuple[Draft, ...]
     proposals: tuple[Any, ...]
+    acceleration: AccelerationStatus | None = None
 
 
 def status(rt: Runtime, now: datetime) -> Status:
     state = _state(rt)
     day = day_at(state, now)
     tally = None
+    acceleration = None
     if day is not None:
         day_state = state_for_day(rt.config, rt.store, day.number)
-        result = tally_day(day_ballots(rt.store, day_state, day), day_state, day.number, rt.config.rules)
+        ballots = day_ballots(rt.store, day_state, day)
+        result = tally_day(ballots, day_state, day.number, rt.config.rules)
         tally = tally_json(result, day_state, day.number, rt.config.rules)
+        if day.progress_thread is not None and not day.accelerated:
+            acceleration = acceleration_requests(ballots, day_state, day.number)
     return Status(
         now=now,
         day=day,
@@ -328,6 +334,7 @@ def status(rt: Runtime, now: datetime) -> Status:
         drafts_waiting=tuple(rt.outbox.awaiting_approval()),
         failed=tuple(rt.outbox.drafts(DraftState.FAILED)),
         proposals=tuple(rt.store.proposals(state="proposed")),
+        acceleration=acceleration,
     )
 
 

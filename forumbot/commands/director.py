@@ -46,6 +46,9 @@ def status(config_path: str, as_json: bool) -> None:
                 "sheriff": s.sheriff, "out": [{"player": p, "why": w} for p, w in s.out],
                 "tally": s.tally, "drafts_waiting": [d.id for d in s.drafts_waiting],
                 "failed": [d.id for d in s.failed], "proposals": [p.id for p in s.proposals],
+                "acceleration": None if s.acceleration is None else {
+                    "requests": [{"player": p, "pid": pid, "floor": f} for p, pid, f in s.acceleration.requests],
+                    "needed": s.acceleration.needed, "enough": s.acceleration.enough},
             }, ensure_ascii=False, indent=2))
             return
         if s.day is None:
@@ -69,6 +72,12 @@ def status(config_path: str, as_json: bool) -> None:
                 console.print(f"  void {v['floor']}楼 {v['voter']}: {lib.describe_vote(v)}")
             for f in s.tally["flags"]:
                 console.print(f"  flag {f['kind']} {f['floor']}楼 {f['player']}: {f['detail']}")
+        if s.acceleration is not None and s.acceleration.requests:
+            a = s.acceleration
+            who = "、".join(f"{p}({f}楼)" for p, _, f in a.requests)
+            console.print(f"加速 requests: {len(a.requests)}/{a.living} living, {a.needed} needed: {who}"
+                          + (f" — [bold]enough: confirm with forumbot accelerate --day {a.day}[/bold]"
+                             if a.enough else ""))
         for d in s.drafts_waiting:
             console.print(f"waiting: {_draft_line(d)} — forumbot show {d.id}")
         for d in s.failed:

@@ -149,3 +149,25 @@ def test_cmd_help__every_command_documents_itself_with_an_example():
         result = runner.invoke(main, [name, "--help"])
         assert result.exit_code == 0, name
         assert "Example" in result.output or "example" in result.output, f"{name} --help has no example"
+
+
+def test_cmd_status__counts_acceleration_requests(played):
+    game, config = played
+    from datetime import timedelta
+
+    from parsers.models import Post, TimePrecision
+
+    rt = open_runtime(config)
+    progress = game.world.tids["progress"]
+    when = at(2, "20:00")
+    posts = [Post(tid=progress, pid=9000 + i, floor=10 + i, author=name, author_uid=None,
+                  posted_at=when + timedelta(minutes=i), time_precision=TimePrecision.SECOND,
+                  html="申请加速", text="申请加速")
+             for i, name in enumerate(["饺子", "包子", "bob_2"])]
+    rt.store.record_posts(posts, when)
+    rt.close()
+    data = json.loads(invoke(config, "status", "--json").output)["acceleration"]
+    assert [r["player"] for r in data["requests"]] == ["饺子", "包子", "bob_2"]
+    assert (data["needed"], data["enough"]) == (4, False)  # 7 living: more than half is 4
+    text = invoke(config, "status").output
+    assert "加速 requests: 3/7 living, 4 needed" in text
