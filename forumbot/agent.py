@@ -201,8 +201,6 @@ class Agent:
         report.edited_posts += len(result.edited)
         if result.new or result.edited:
             log.info("thread %d: %d new post(s), %d edited", tid, len(result.new), len(result.edited))
-        if result.new:
-            self.answer_count_requests(tid, [p for p in posts if p.pid in set(result.new)], now, report)
 
     def backfill(self, tid: int) -> tuple[list[Post], ClientCursor]:
         """A whole thread, page by page (first start, or a rescan at the deadline)."""
@@ -252,6 +250,7 @@ class Agent:
         if day.vote_thread is None:
             return
         if now < day.deadline:
+            self.answer_count_requests(state, day, tally, ballots, now, report)
             if changed:
                 self.draft_running_count(state, day, tally, now, report)
             return
@@ -359,37 +358,38 @@ class Agent:
 
     # ------------------------------------------------------------------ 计票 requests
 
-    def answer_count_requests(self, tid: int, posts: Iterable[Post], now: datetime, report: TickReport) -> None:
+    def answer_count_requests(self, state: GameState, day: DayWindow, tally: dict, ballots,
+                              now: datetime, report: TickReport) -> None:
+        """Answer players who posted the request word in the voting thread. Looked for
+        among all recent posts each pass (not only the new ones), and settled per pid —
+        answered (dedupe key) or skipped (recorded) — so a restart loses none and repeats
+        none."""
         a = self.rt.settings.agent
-        state = current_state(self.rt.config, self.rt.store)
-        day = next((d for d in state.days if d.vote_thread == tid and d.start <= now < d.deadline), None)
-        if day is None:
-            return
         oldest = now - timedelta(minutes=a.count_request_max_age_minutes)
-        for post in posts:
-            if a.count_request_word not in post.text or post.posted_at < oldest:
+        for ballot in ballots:
+            post = ballot.post
+            if (post.tid != day.vote_thread or post.posted_at < oldest
+                    or a.count_request_word not in post.text or state.seat_of(post.author) is None):
+                continue  # the bot's own counts say 计票 too: only players ask
+            if (self.rt.outbox.by_dedupe_key(f"count_reply:{post.pid}") is not None
+                    or self.rt.store.get_meta(f"count_request_skipped:{post.pid}")):
                 continue
-            if state.seat_of(post.author) is None:
-                continue  # the bot's own counts say 计票 too; only players ask
-            self.answer_count_request(state, day, post, now, report)
+            self.answer_count_request(state, day, tally, post, now, report)
 
-    def answer_count_request(self, state: GameState, day: DayWindow, post: Post, now: datetime,
-                             report: TickReport) -> None:
+    def answer_count_request(self, state: GameState, day: DayWindow, tally: dict, post: Post,
+                             now: datetime, report: TickReport) -> None:
         a = self.rt.settings.agent
         outbox = self.rt.outbox
         interval = timedelta(minutes=a.count_request_interval_minutes)
         recent = [d for d in outbox.drafts() if d.kind is DraftKind.COUNT_REPLY and d.tid == post.tid
                   and d.created_at > now - interval and d.state is not DraftState.REJECTED]
         if recent:
-            self.rt.store.audit("bot", "count_request_skipped",
-                                {"pid": post.pid, "player": post.author,
-                                 "why": f"a count was answered less than {a.count_request_interval_minutes:g} min ago"},
-                                at=now)
+            why = f"a count was answered less than {a.count_request_interval_minutes:g} min ago"
+            with self.rt.store.write():
+                self.rt.store.audit("bot", "count_request_skipped",
+                                    {"pid": post.pid, "player": post.author, "why": why}, at=now)
+                self.rt.store.set_meta(f"count_request_skipped:{post.pid}", now.isoformat())
             return
-        state = state_for_day(self.rt.config, self.rt.store, day.number)
-        ballots = day_ballots(self.rt.store, state, day)
-        result = tally_day(ballots, state, day.number, self.rt.config.rules)
-        tally = tally_json(result, state, day.number, self.rt.config.rules)
         body = count_body(self.rt.env, tally, state=state, rules=self.rt.config.rules, now=now,
                           final=False, hide_voters=self._hide_voters(), request_by=post.author)
         draft = outbox.create_draft(DraftKind.COUNT_REPLY, post.tid, body, now=now, day=day.number,
