@@ -1,11 +1,12 @@
 # Two commands for a newcomer: `make demo` and `make test`. Everything they need is
-# installed here, into .venv, from the project's own files.
+# installed here, into .venv (and, for the browser tests, Debian's chromium), from the
+# project's own files.
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench fuzz soak clean
+.PHONY: demo test bench fuzz soak browser clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -18,7 +19,10 @@ $(STAMP): pyproject.toml | $(BIN)/python
 demo: $(STAMP)
 	$(BIN)/python -m forumbot.demo
 
-test: $(STAMP)
+browser:
+	bash .ci/ensure-browser
+
+test: $(STAMP) browser
 	$(BIN)/python -m pytest -q
 
 bench: $(STAMP)

@@ -1,0 +1,85 @@
+"""The desk's Flask application: one shared ``Runtime`` used by one request at a time.
+
+The store allows a connection to be handed between threads but not used by two at once,
+and werkzeug's threaded server runs each request in its own thread: a lock around the
+runtime serialises the (short) requests. The agent may run in another process on the
+same database file; SQLite's WAL keeps the two consistent.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from flask import Flask, current_app
+
+from forumbot.clock import Clock
+from forumbot.desk.security import CSRF_FIELD, LOOPBACK_NAMES, csrf_token, TOKEN_ENV, DeskSecurityError, is_loopback
+from forumbot.runtime import Runtime, open_runtime
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8765
+
+
+class RuntimeHolder:
+    """Opens the runtime on first use and lends it to one request at a time."""
+
+    def __init__(self, opener: Callable[[], Runtime]) -> None:
+        self._opener = opener
+        self._rt: Runtime | None = None
+        self._lock = threading.Lock()
+
+    @contextmanager
+    def use(self) -> Iterator[Runtime]:
+        with self._lock:
+            if self._rt is None:
+                self._rt = self._opener()
+            yield self._rt
+
+    def close(self) -> None:
+        with self._lock:
+            if self._rt is not None:
+                self._rt.close()
+                self._rt = None
+
+
+def create_app(config_path: str | Path, *, host: str = DEFAULT_HOST, clock: Clock | None = None,
+               token: str | None = None, poll_seconds: float = 10.0,
+               secret_key: bytes | None = None) -> Flask:
+    """The desk for one game's config. ``host`` is where it will be bound: anything but
+    loopback requires a login with ``token`` (default: env ``FORUMBOT_DESK_TOKEN``)."""
+    token = token if token is not None else os.environ.get(TOKEN_ENV, "")
+    needs_login = not is_loopback(host)
+    if needs_login and len(token) < 8:
+        raise DeskSecurityError(
+            f"the desk is bound to {host}, not to 127.0.0.1: set {TOKEN_ENV} to a login token "
+            "(at least 8 characters) or bind to 127.0.0.1"
+        )
+    app = Flask("forumbot.desk", root_path=str(Path(__file__).parent))
+    app.config.update(
+        SECRET_KEY=secret_key or secrets.token_bytes(32),
+        SESSION_COOKIE_NAME="forumbot_desk",
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Strict",
+        MAX_CONTENT_LENGTH=1024 * 1024,
+        DESK_LOGIN=needs_login,
+        DESK_TOKEN=token,
+        DESK_POLL_SECONDS=poll_seconds,
+        TRUSTED_HOSTS=list(LOOPBACK_NAMES) if not needs_login else None,
+    )
+    app.extensions["forumbot_runtime"] = RuntimeHolder(lambda: open_runtime(config_path, clock=clock))
+    from forumbot.desk.routes import bp
+
+    # Globals, not context: the macros in _macros.html are imported without context.
+    app.jinja_env.globals.update(csrf_token=csrf_token, csrf_field=CSRF_FIELD)
+
+    app.register_blueprint(bp)
+    return app
+
+
+def runtime_holder() -> RuntimeHolder:
+    return current_app.extensions["forumbot_runtime"]
