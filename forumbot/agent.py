@@ -16,16 +16,14 @@ import random
 import threading
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Callable, Iterable
+from typing import Callable
 
 from engine.activity import propose_cards
-from engine.report import tally_json
 from engine.state import DayWindow, GameState
-from engine.tally import tally_day
 from forumbot.client import DiscuzClient, ThreadCursor as ClientCursor
 from forumbot.drafting import count_body, counts_only
 from forumbot.errors import ForumError, ForumRefused, ForumUnavailable
-from forumbot.game import ballot_for, current_state, day_ballots, state_for_day, thread_roles
+from forumbot.game import count_day, current_state
 from forumbot.outbox import Draft, DraftKind, DraftState, PublishOutcome
 from forumbot.runtime import Runtime
 from forumbot.store.records import EventKind, ThreadCursor
@@ -139,7 +137,7 @@ class Agent:
         state = current_state(self.rt.config, self.rt.store)
         for day in self.active_days(state, now):
             try:
-                self.process_day(state_for_day(self.rt.config, self.rt.store, day.number), day, now, report)
+                self.process_day(day, now, report)
             except ForumError as exc:
                 self._note(report, f"day {day.number}", exc)
             except Exception as exc:  # noqa: BLE001 - an unattended agent logs and goes on
@@ -228,7 +226,7 @@ class Agent:
 
     # ------------------------------------------------------------------ deciding
 
-    def process_day(self, state: GameState, day: DayWindow, now: datetime, report: TickReport) -> None:
+    def process_day(self, day: DayWindow, now: datetime, report: TickReport) -> None:
         rt = self.rt
         if now >= day.deadline and not rt.store.get_meta(f"rescanned:day{day.number}"):
             # Edits on earlier pages are only seen by reading them again: once, at the
@@ -240,9 +238,8 @@ class Agent:
                     self._note(report, f"rescan thread {tid}", exc)
                     return
             rt.store.set_meta(f"rescanned:day{day.number}", now.isoformat())
-        ballots = day_ballots(rt.store, state, day)
-        result = tally_day(ballots, state, day.number, rt.config.rules)
-        tally = tally_json(result, state, day.number, rt.config.rules)
+        counted = count_day(rt.config, rt.store, day.number)
+        state, ballots, result, tally = counted.state, counted.ballots, counted.result, counted.data
         changed = rt.store.save_tally(day.number, tally, at=now)
         if changed:
             log.info("day %d: tally %s, abstain %s, non-voters %d", day.number,
@@ -412,4 +409,4 @@ class Agent:
         report.published += outcomes
 
 
-__all__ = ["Agent", "ClientPublisher", "TickReport", "ballot_for", "thread_roles"]
+__all__ = ["Agent", "ClientPublisher", "TickReport"]

@@ -13,11 +13,9 @@ from typing import Any
 from engine.acceleration import AccelerationStatus, acceleration_requests
 from engine.cards import Card, CardLedger, Decision
 from engine.reasons import describe_zh
-from engine.report import tally_json
 from engine.state import DayWindow, GameState, StateError
-from engine.tally import tally_day
 from forumbot.drafting import announcement_body, card_notice_body, count_body, counts_only
-from forumbot.game import current_state, day_at, day_ballots, state_for_day
+from forumbot.game import count_day, current_state, day_at, state_for_day
 from forumbot.outbox import Draft, DraftKind, DraftState
 from forumbot.runtime import Runtime
 from forumbot.store.records import CardColor, EventKind
@@ -157,15 +155,15 @@ class CardOutcome:
     events: tuple[str, ...]
 
 
-def _ledger(rt: Runtime, state: GameState) -> tuple[CardLedger, GameState]:
+def ledger(rt: Runtime, state: GameState) -> tuple[CardLedger, GameState]:
     """The ledger rebuilt from every card the director gave (in order)."""
-    ledger = CardLedger.for_rules(rt.config.rules)
+    book = CardLedger.for_rules(rt.config.rules)
     for entry in rt.store.cards():
         decision = Decision(player=entry.player, day=entry.day or 0, card=Card(entry.color.value),
                             points=entry.points or 0, why=entry.reason, at=entry.at)
-        seed = int(entry.reason.rsplit("seed=", 1)[1]) if "seed=" in entry.reason else 0
-        ledger, state, _ = ledger.apply(decision, state, seed=seed)
-    return ledger, state
+        seed = int(entry.reason.rsplit("seed=", 1)[1].rstrip(")")) if "seed=" in entry.reason else 0
+        book, state, _ = book.apply(decision, state, seed=seed)
+    return book, state
 
 
 def give_card(rt: Runtime, name: str, color: str, why: str, now: datetime, *, points: int | None = None,
@@ -176,21 +174,25 @@ def give_card(rt: Runtime, name: str, color: str, why: str, now: datetime, *, po
     if color not in CARD_NAMES:
         raise DirectorError(f"card must be blue, yellow or red, not {color!r}")
     day = day_at(state, now)
-    ledger, replayed = _ledger(rt, state)
+    book, _ = ledger(rt, state)
     seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
     decision = Decision(player=player, day=day.number if day else 0, card=Card(color), points=points or 0,
                         why=why, at=now)
     try:
-        ledger, after, events = ledger.apply(decision, state, seed=seed)
+        book, after, events = book.apply(decision, state, seed=seed)
     except ValueError as exc:
         raise DirectorError(str(exc)) from None
     sent_off = any(e.kind == "sent_off" for e in events)
     badge = next((e for e in events if e.kind == "badge"), None)
     reason = why + (f" (badge draw seed={seed})" if badge else "")
     with rt.store.write():
-        if proposal_id is not None:
-            rt.store.accept_proposal(proposal_id, actor=DIRECTOR, at=now, reason=reason, points=points)
+        proposal = rt.store.proposal(proposal_id) if proposal_id is not None else None
+        if proposal is not None and proposal.color.value == color:
+            rt.store.accept_proposal(proposal.id, actor=DIRECTOR, at=now, reason=reason, points=points)
         else:
+            if proposal is not None:  # the director chose another card than proposed
+                rt.store.dismiss_proposal(proposal.id, actor=DIRECTOR, at=now,
+                                          why=f"gave {color} instead of {proposal.color.value}")
             rt.store.add_card(player, CardColor(color), reason, actor=DIRECTOR, at=now,
                               day=decision.day, points=points)
         number = decision.day
@@ -202,7 +204,7 @@ def give_card(rt: Runtime, name: str, color: str, why: str, now: datetime, *, po
                                   {"player": badge.new_sheriff, "why": f"警徽随机移交 seed={seed}",
                                    "candidates": list(badge.candidates), "seed": seed, "at": now.isoformat()},
                                   actor=DIRECTOR, at=now)
-    standing = ledger.standing(player)
+    standing = book.standing(player)
     totals = CardTotals(blue=standing.blue, yellow=standing.yellow, red=int(standing.sent_off),
                         points=standing.points if rt.config.rules.card_policy.value == "points" else None)
     draft = None
@@ -318,12 +320,10 @@ def status(rt: Runtime, now: datetime) -> Status:
     tally = None
     acceleration = None
     if day is not None:
-        day_state = state_for_day(rt.config, rt.store, day.number)
-        ballots = day_ballots(rt.store, day_state, day)
-        result = tally_day(ballots, day_state, day.number, rt.config.rules)
-        tally = tally_json(result, day_state, day.number, rt.config.rules)
+        counted = count_day(rt.config, rt.store, day.number)
+        tally = counted.data
         if day.progress_thread is not None and not day.accelerated:
-            acceleration = acceleration_requests(ballots, day_state, day.number)
+            acceleration = acceleration_requests(counted.ballots, counted.state, day.number)
     return Status(
         now=now,
         day=day,
@@ -341,9 +341,7 @@ def status(rt: Runtime, now: datetime) -> Status:
 def retally(rt: Runtime, day: int, now: datetime) -> tuple[dict[str, Any], bool]:
     """Recount a day from the stored posts (after an alias or a correction)."""
     number = _day_number(rt, _state(rt), day, now)
-    state = state_for_day(rt.config, rt.store, number)
-    result = tally_day(day_ballots(rt.store, state, state.day(number)), state, number, rt.config.rules)
-    data = tally_json(result, state, number, rt.config.rules)
+    data = count_day(rt.config, rt.store, number).data
     changed = rt.store.save_tally(number, data, at=now)
     rt.store.audit(DIRECTOR, "retally", {"day": number, "changed": changed}, at=now)
     return data, changed

@@ -8,11 +8,13 @@ restart, an alias or a correction gives the same answer the director would get b
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Iterable
+from typing import Any, Iterable
 
 from engine.ballots import Ballot
+from engine.report import tally_json
+from engine.tally import TallyResult, tally_day
 from engine.state import DayWindow, GameState, StateError
 from forumbot.config import GameConfig
 from forumbot.store import Store
@@ -128,3 +130,21 @@ def _same_content(a: Post, b: Post) -> bool:
 
 def day_ballots(store: Store, state: GameState, day: DayWindow) -> list[Ballot]:
     return ballots_for(store, day.threads().items())
+
+
+@dataclass(frozen=True)
+class DayCount:
+    """One day counted from the stored posts: the state it was counted with, the ballots,
+    the engine's result and its SPEC §7 JSON."""
+
+    state: GameState
+    ballots: list[Ballot]
+    result: TallyResult
+    data: dict[str, Any]
+
+
+def count_day(config: GameConfig, store: Store, number: int) -> DayCount:
+    state = state_for_day(config, store, number)
+    ballots = day_ballots(store, state, state.day(number))
+    result = tally_day(ballots, state, number, config.rules)
+    return DayCount(state, ballots, result, tally_json(result, state, number, config.rules))

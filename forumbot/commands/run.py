@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from forumbot.commands._common import config_option, friendly, runtime
+from forumbot.commands.desk import desk_options, start_desk_for_run
 
 log = logging.getLogger("forumbot")
 
@@ -32,14 +33,17 @@ def setup_logging(verbose: bool, log_file=None) -> None:
 @config_option
 @click.option("--once", is_flag=True, help="One pass (poll, decide, publish) and exit.")
 @click.option("-v", "--verbose", is_flag=True, help="Debug logging.")
+@desk_options
 @friendly
-def run(config_path: str, once: bool, verbose: bool) -> None:
+def run(config_path: str, once: bool, verbose: bool, with_desk: bool, desk_host: str, desk_port: int) -> None:
     """Run the agent beside the game: poll, rule, tally, draft, publish approved posts.
 
     It keeps going until Ctrl-C or SIGTERM (a clean stop: the current pass finishes).
     The password comes from FORUMBOT_PASSWORD or [bot].password_file.
 
-    Example: FORUMBOT_PASSWORD=… forumbot run --config game.toml
+    With --desk the director's web page is served too (http://127.0.0.1:8765/).
+
+    Example: FORUMBOT_PASSWORD=… forumbot run --config game.toml --desk
     """
     from forumbot.agent import Agent
     from forumbot.runtime import make_client
@@ -66,9 +70,16 @@ def run(config_path: str, once: bool, verbose: bool) -> None:
         signal.signal(signal.SIGTERM, ask_stop)
         log.info("forumbot running for %s (%s), database %s", rt.config.path, rt.config.rules.name,
                  rt.settings.agent.database)
-        with progress:
-            agent.start()
-            agent.run(stop, max_ticks=1 if once else None)
+        desk = start_desk_for_run(config_path, desk_host, desk_port, clock=rt.clock) if with_desk else None
+        if desk is not None:
+            log.info("director's desk at %s", desk.url)
+        try:
+            with progress:
+                agent.start()
+                agent.run(stop, max_ticks=1 if once else None)
+        finally:
+            if desk is not None:
+                desk.stop()
         client.save_session()
         log.info("stopped cleanly")
 

@@ -171,3 +171,21 @@ def test_cmd_status__counts_acceleration_requests(played):
     assert (data["needed"], data["enough"]) == (4, False)  # 7 living: more than half is 4
     text = invoke(config, "status").output
     assert "加速 requests: 3/7 living, 4 needed" in text
+
+
+def test_cmd_card__accepting_a_proposal_with_another_card(played):
+    """The director may give another card than the one proposed: the proposal is settled
+    (dismissed, saying so) and the ledger holds the card actually given."""
+    _, config = played
+    rt = open_runtime(config)
+    (lurk,) = [p for p in rt.store.proposals() if p.player == "烧卖" and p.reason_code == "lurking_day" and p.day == 1]
+    rt.close()
+    assert lurk.color.value == "blue"
+    result = invoke(config, "card", "烧卖", "yellow", "--why", "第1日潜水", "--proposal", str(lurk.id))
+    assert result.exit_code == 0, result.output
+    rt = open_runtime(config)
+    try:
+        assert rt.store.proposal(lurk.id).state.value == "dismissed"
+        assert [(c.player, c.color.value) for c in rt.store.cards(player="烧卖")] == [("烧卖", "yellow")]
+    finally:
+        rt.close()
