@@ -74,13 +74,20 @@ def setup_game(workdir: Path, *, clock: SimClock | None = None, sim: Simulator |
 
 def play(game: Game, *, until: datetime = END, step: timedelta = timedelta(minutes=10),
          approve: bool = True, on_tick: Callable[[TickReport], None] | None = None,
-         on_approve: Callable[[Draft], None] | None = None) -> None:
+         on_approve: Callable[[Draft], None] | None = None,
+         wait_for_director: Callable[[], bool] | None = None) -> None:
     """Advance the game clock ``step`` per pass: players post what is due, the agent
-    ticks, the director approves what waits (printing it first via ``on_approve``)."""
+    ticks, the director approves what waits (printing it first via ``on_approve``).
+
+    With ``wait_for_director`` the game clock stands still while it returns True (a
+    person deciding on the desk) instead of the demo director approving."""
     game.agent.start()
     while game.clock.now() < until:
         game.driver.apply_due(game.clock.now())
         report = game.agent.tick()
+        while wait_for_director is not None and wait_for_director():
+            time.sleep(0.5)
+            report.published += game.agent.tick().published
         game.errors += report.errors
         if on_tick:
             on_tick(report)
@@ -121,6 +128,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="seconds to keep the forum up at the end, to look at it in a browser "
                              "(default: until Enter when run in a terminal, else 0)")
     parser.add_argument("--quiet", action="store_true", help="only the summary")
+    parser.add_argument("--desk", action="store_true",
+                        help="you are the director: approve drafts and enter the nights on the desk "
+                             "(http://127.0.0.1:8765/); the game waits for you")
     parser.add_argument("--config", type=Path, default=EXAMPLE_CONFIG if EXAMPLE_CONFIG.exists() else None,
                         help="the game config to play (default: the project's config.toml)")
     args = parser.parse_args(argv)
@@ -154,8 +164,13 @@ def main(argv: list[str] | None = None) -> int:
                           poll_interval_seconds=600, poll_jitter_seconds=60)
         print(f"forumbot demo: a simulated Discuz! forum at {game.sim.base_url}", file=out)
         print(f"game: 8 players, 3 days, rule set simple14; bot account {BOT}", file=out)
+        desk = None
         try:
-            play(game, on_tick=narrate, on_approve=show)
+            if args.desk:
+                desk = start_browser_director(game, out)
+                play(game, on_tick=narrate, approve=False, wait_for_director=desk_waits(game, out))
+            else:
+                play(game, on_tick=narrate, on_approve=show)
             posts = bot_posts(game)
             print("\n══ what the bot posted ══", file=out)
             for subject, pid, message in posts:
@@ -175,9 +190,41 @@ def main(argv: list[str] | None = None) -> int:
                   f"{time.monotonic() - started:.1f} s", file=out)
             keep_up(args.keep_serving, out)
         finally:
+            if desk is not None:
+                desk.stop()
             game.close()
             game.sim.stop()
     return 0
+
+
+def start_browser_director(game: Game, out):
+    """Serve the desk on the game's clock; the scripted nights wait for the director."""
+    from forumbot.desk import start_desk
+
+    desk = start_desk(game.rt.config.path, clock=game.clock, poll_seconds=3.0)
+    game.driver.on_night = lambda action: print(
+        f"[{game.clock.now():%m-%d %H:%M}] night before day {action.day}: enter "
+        f"{'、'.join(action.out)} as out on the desk ({desk.url}) to go on", file=out)
+    print(f"You are the director: open {desk.url}", file=out)
+    return desk
+
+
+def desk_waits(game: Game, out) -> Callable[[], bool]:
+    """True while a manual draft waits or a scripted night has not been entered."""
+    said: set[str] = set()
+
+    def waiting() -> bool:
+        drafts = director.waiting(game.rt)
+        nights = [a for a in game.driver.actions[:game.driver.done]
+                  if a.kind == "night" and game.rt.store.night_result(a.day) is None]
+        reason = (f"draft #{drafts[0].id} ({drafts[0].kind.value}) waits for your approval" if drafts else
+                  f"the night before day {nights[0].day} waits for you" if nights else "")
+        if reason and reason not in said:
+            said.add(reason)
+            print(f"[{game.clock.now():%m-%d %H:%M}] {reason}", file=out)
+        return bool(reason)
+
+    return waiting
 
 
 if __name__ == "__main__":
