@@ -197,11 +197,14 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def start_browser_director(game: Game, out):
-    """Serve the desk on the game's clock; the scripted nights wait for the director."""
-    from forumbot.desk import start_desk
+def start_browser_director(game: Game, out, *, port: int | None = None, poll_seconds: float = 3.0):
+    """Serve the desk on the game's clock; the scripted nights wait for the director.
 
-    desk = start_desk(game.rt.config.path, clock=game.clock, poll_seconds=3.0)
+    ``port``: the desk's port (default ``forumbot.desk.DEFAULT_PORT``; 0 picks a free one)."""
+    from forumbot.desk import DEFAULT_PORT, start_desk
+
+    desk = start_desk(game.rt.config.path, port=DEFAULT_PORT if port is None else port, clock=game.clock,
+                      poll_seconds=poll_seconds)
     game.driver.on_night = lambda action: print(
         f"[{game.clock.now():%m-%d %H:%M}] night before day {action.day}: enter "
         f"{'、'.join(action.out)} as out on the desk ({desk.url}) to go on", file=out)
