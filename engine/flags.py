@@ -94,9 +94,9 @@ def font_problems(fonts: tuple[Font, ...]) -> list[str]:
 
 
 def evidence_items(post: Post) -> list[str]:
-    items = [f"image {src}" for src in post.images if not _SMILEY.search(src)]
-    items += [f"attachment {a}" for a in post.attachments]
-    items += [f"link {href}" for href in post.links]
+    items = [f"图片 {src}" for src in post.images if not _SMILEY.search(src)]
+    items += [f"附件 {a}" for a in post.attachments]
+    items += [f"链接 {href}" for href in post.links]
     return items
 
 
@@ -109,7 +109,7 @@ def post_flags(ballot: Ballot, state: GameState) -> list[Flag]:
     flags: list[Flag] = []
     if seat is not None and state.is_out(seat, post.posted_at):
         record = state.out_record(seat)
-        flags.append(Flag(FlagKind.ZOMBIE, detail=f"{seat} is out ({record.why if record else ''}) and posted", **base))
+        flags.append(Flag(FlagKind.ZOMBIE, detail=f"{seat} 已出局（{record.why if record else ''}）仍发帖", **base))
     if seat is not None:
         problems = font_problems(post.fonts)
         if problems:
@@ -131,12 +131,12 @@ def edit_flags(ballot: Ballot, **base: object) -> list[Flag]:
         after = ballot.declaration.target if ballot.declaration else None
         if before != after:
             flags.append(Flag(FlagKind.EDIT, reason=Reason.EDITED_TARGET,
-                              detail=f"first seen {before or '(no vote)'}, now {after or '(no vote)'}; first-seen stands",
+                              detail=f"首次所见投 {before or '（无投票）'}，现为 {after or '（无投票）'}；以首次所见为准",
                               **base))  # type: ignore[arg-type]
     if declaration is not None and first.edited_at is not None:
-        by = f" by {first.edited_by}" if first.edited_by else ""
+        by = f"（{first.edited_by}）" if first.edited_by else ""
         flags.append(Flag(FlagKind.EDIT, reason=Reason.EDITED_BEFORE_SEEN,
-                          detail=f"already edited{by} at {first.edited_at.isoformat()} when first seen",
+                          detail=f"首次看到时已于 {first.edited_at:%Y-%m-%d %H:%M} 被编辑{by}，原文未知",
                           **base))  # type: ignore[arg-type]
     return flags
 
