@@ -35,6 +35,10 @@ log = logging.getLogger("forumbot.agent")
 # seen (and ruled late), and the director's closing posts recorded.
 GRACE_AFTER_DEADLINE = timedelta(hours=6)
 
+# How many pages (from the last, backwards) a marker lookup may read before concluding
+# an interrupted post never reached the forum.
+MARKER_SEARCH_PAGES = 10_000
+
 
 class ClientPublisher:
     """The outbox's ``Publisher`` over a ``DiscuzClient``."""
@@ -49,7 +53,10 @@ class ClientPublisher:
         self.client.edit(tid, pid, message)
 
     def find_marker(self, tid: int, marker: str) -> int | None:
-        post = self.client.find_post_by_marker(tid, marker)
+        # Search back as far as it takes: the default (last 3 pages) misses a post that
+        # 30+ replies followed while the agent was down, and it would be sent twice.
+        # Found posts end the search early; only a post that never arrived costs a full read.
+        post = self.client.find_post_by_marker(tid, marker, max_pages=MARKER_SEARCH_PAGES)
         return post.pid if post is not None else None
 
 

@@ -417,3 +417,181 @@ def write_long_config(path: Path, world: World, game: LongGame, base_url: str, d
         encoding="utf-8",
     )
     return path
+
+
+# ====================================================================== longer games
+# A ``GamePlan`` is any scripted game: the players, the days, the threads and the timed
+# actions. ``demo_plan()`` is the three-day game above; ``long_plan()`` generates a seeded
+# game of any length (the soak run's seven days). The harness (``forumbot.harness``) runs
+# either against an agent in a subprocess.
+
+NAME_POOL = ("饺子", "包子", "汤圆", "Alice", "bob_2", "月饼", "小笼包", "烧卖",
+             "春卷", "Carol", "油条", "麻花")
+
+
+@dataclass(frozen=True)
+class GamePlan:
+    players: tuple[str, ...]
+    days: tuple[DayPlan, ...]
+    threads: dict[str, str]  # key ("vote3") → subject
+    actions: list[Action]
+    end: datetime  # when the game is over (last final count drafted and settled)
+    # Windows in which the agent must be reading (an edit that changes a target is only
+    # ruled "first seen stands" when the agent saw the post before the edit).
+    watched: tuple[tuple[datetime, datetime], ...] = ()
+    expected_out: dict[int, str] = field(default_factory=dict)  # day → voted out (or sheriff on day 1)
+
+
+def demo_plan() -> GamePlan:
+    """The three-day demo game as a ``GamePlan`` (same script, threads and days)."""
+    return GamePlan(PLAYERS, DAYS, dict(THREADS), script(), END,
+                    watched=((at(2, "10:00"), at(2, "10:30")),),
+                    expected_out={1: "饺子", 2: "包子", 3: "月饼"})
+
+
+def _day_threads(days: int) -> dict[str, str]:
+    threads = {"progress": "【饺子村】进程帖"}
+    for n in range(1, days + 1):
+        threads[f"talk{n}"] = f"【饺子村】第{n}日 讨论帖"
+        threads[f"vote{n}"] = f"【饺子村】第{n}日 投票帖"
+    return threads
+
+
+def long_plan(days: int = 7, players: int = 12, seed: int = 0) -> GamePlan:
+    """A seeded ``days``-day game for ``players`` (8–12) players: a clear target each day
+    (so who goes out is known in advance: the day-1 sheriff, then the player voted out),
+    changes that quote their vote, a change without a quote (void), an abstention, a
+    player who never votes, a lurker, a late vote, an edit that changes a target three
+    hours after the vote, a 计票 request, and a night kill whenever enough players are
+    left for the remaining days."""
+    import random
+
+    if not 8 <= players <= len(NAME_POOL):
+        raise ValueError(f"players must be 8–{len(NAME_POOL)}, not {players}")
+    rng = random.Random(seed)
+    names = NAME_POOL[:players]
+    plans = tuple(DayPlan(n, at(n, "09:00"), at(n, "21:30")) for n in range(1, days + 1))
+    living = list(names)
+    sheriff: str | None = None
+    actions: list[Action] = []
+    watched: list[tuple[datetime, datetime]] = []
+    expected: dict[int, str] = {}
+    played = 0
+    for n in range(1, days + 1):
+        if len(living) < 5:
+            break
+        played = n
+        order = [p for p in living if p != sheriff]
+        rng.shuffle(order)
+        target = order[0]  # the day's clear choice (sheriff on day 1, out afterwards)
+        order = order + ([sheriff] if sheriff else [])
+        lurker, abstainer = order[1], order[2]
+        silent = order[3] if len(living) >= 7 else None
+        actions += chatter(n, tuple(living), quiet=(lurker,))
+        voters = [p for p in order if p not in (abstainer, silent)]
+        backers = [p for p in voters if p != target][: len(voters) // 2]  # vote the target
+        if sheriff in voters and sheriff not in backers:
+            backers[-1] = sheriff  # the sheriff's double vote must not make a tie
+        others = [p for p in living if p != target]
+        rng.shuffle(others)
+        spread = iter(others * 2)  # the rest vote distinct players: at most 1 vote each
+        minutes = sorted(rng.sample(range(30, 600, 5), len(voters)))
+        edited = False
+        for who, minute in zip(voters, minutes):
+            when = at(n, "09:00") + timedelta(minutes=minute)
+            key = f"d{n}-{who}"
+            if who in backers and not edited and minute <= 420:
+                # an edit that changes the target three hours later: the first-seen vote
+                # stands (flagged); the agent must have seen the post before the edit
+                edited = True
+                actions.append(vote(n, _hhmm(when), who, target, "跟票", key=key))
+                edit_at = when + timedelta(hours=3)
+                actions.append(Action(edit_at, "edit", author=who, key=key,
+                                      message=f"投票对象：{_other(who, target, others)}\n投票理由：改主意了"))
+                watched.append((when, edit_at))
+            elif who in backers and len(watched) and minute % 2 == 1:
+                # first another player, then a change that quotes the vote
+                actions.append(vote(n, _hhmm(when), who, _other(who, target, others), "先投一票", key=key))
+                later = min(when + timedelta(minutes=90), at(n, "20:00"))
+                actions.append(change(n, _hhmm(later), who, target, "改票", quote=key))
+            elif who in backers:
+                actions.append(vote(n, _hhmm(when), who, target, "跟票", key=key))
+            else:
+                pick = next(spread)
+                while pick == who:
+                    pick = next(spread)
+                actions.append(vote(n, _hhmm(when), who, pick, "理由见讨论帖", key=key))
+        actions.append(vote(n, "12:30", abstainer, "弃权", "还看不清"))
+        if n % 2 == 0:
+            actions.append(change(n, "19:45", abstainer, target, "不引用原帖改票", quote=None))  # void
+        asker = voters[-1]
+        actions.append(Action(at(n, "15:00"), "post", f"vote{n}", asker, "计票，谢谢"))
+        if silent is not None and n % 3 == 0:
+            actions.append(vote(n, "21:40", silent, target, "来晚了"))  # after the deadline: void
+        expected[n] = target
+        if n == 1:
+            sheriff = target
+        else:
+            living.remove(target)
+        if n < days and len(living) - 1 - (days - n - 1) >= 5:
+            victim = rng.choice([p for p in living if p != sheriff])
+            living.remove(victim)
+            actions.append(Action(at(n, "23:00"), "night", day=n + 1, out=(victim,)))
+        elif n < days:
+            actions.append(Action(at(n, "23:00"), "night", day=n + 1, out=()))  # a quiet night
+    if not played:
+        raise ValueError("not enough players for a single day")
+    return GamePlan(names, plans[:played], _day_threads(played),
+                    sorted(actions, key=lambda x: x.when), at(played, "22:30"),
+                    watched=tuple(watched), expected_out=expected)
+
+
+def _other(who: str, target: str, others: list[str]) -> str:
+    return next(p for p in others if p not in (who, target))
+
+
+def _hhmm(when: datetime) -> str:
+    return f"{when:%H:%M}"
+
+
+def build_plan_world(sim: Simulator, plan: GamePlan) -> World:
+    """``build_world`` for any plan."""
+    for name in (DIRECTOR, BOT, *plan.players):
+        sim.add_user(name, PASSWORD)
+    fid = sim.add_forum("版杀区")
+    tids: dict[str, int] = {}
+    first = plan.days[0].start
+    for key, subject in plan.threads.items():
+        day = int(key[4:]) if key[4:].isdigit() else 1
+        start = plan.days[day - 1].start if day <= len(plan.days) else first
+        when = first - timedelta(hours=12) if key == "progress" else start - timedelta(minutes=30)
+        tids[key] = sim.add_thread(fid, subject, DIRECTOR, RULES_TEXT if key.startswith("vote") else
+                                   f"{subject}\n请大家在这里发言。", at=when)
+    return World(sim, tids)
+
+
+def write_plan_config(path: Path, plan: GamePlan, world: World, base_url: str, database: Path,
+                      *, bot: dict[str, object] | None = None, **agent: object) -> Path:
+    """``write_config`` for any plan (``bot``: extra ``[bot]`` keys, e.g. cookie_file)."""
+    days = []
+    for day in plan.days:
+        n = day.number
+        days.append(
+            f"[[days]]\nnumber = {n}\nvote_thread = {world.tids[f'vote{n}']}\n"
+            f"discussion_thread = {world.tids[f'talk{n}']}\nprogress_thread = {world.tids['progress']}\n"
+            f'start = "{day.start.isoformat()}"\ndeadline = "{day.deadline.isoformat()}"\n'
+        )
+    settings = {"database": str(database), "poll_interval_seconds": 600, "poll_jitter_seconds": 60,
+                "min_request_interval_seconds": 2, "running_count_interval_minutes": 120, **agent}
+    agent_lines = "\n".join(f"{k} = {_toml(v)}" for k, v in settings.items())
+    players = ", ".join(f'"{p}"' for p in plan.players)
+    path.write_text(
+        f'[forum]\nbase_url = "{base_url}"\ntimezone = "Asia/Shanghai"\n\n'
+        f'[game]\nruleset = "simple14"\ndirector = "{DIRECTOR}"\nbot = "{BOT}"\nplayers = [{players}]\n\n'
+        + "\n".join(days)
+        + f'\n[bot]\nusername = "{BOT}"\n'
+        + "".join(f"{k} = {_toml(v)}\n" for k, v in (bot or {}).items())
+        + f'\n[agent]\n{agent_lines}\n',
+        encoding="utf-8",
+    )
+    return path
