@@ -1,4 +1,6 @@
-"""``python -m bench``: run every bench module, print one table, rewrite docs/benchmarks.md."""
+"""``python -m bench [NAME...]``: run every bench module (or only the named ones), print
+one table and write docs/benchmarks.md. With names, the other benchmarks' rows already in
+the file are kept as they were (each row's figure and reference come from one run)."""
 
 from __future__ import annotations
 
@@ -89,11 +91,67 @@ def render_markdown(rows: list[dict[str, object]], when: datetime) -> str:
     return "\n".join(lines) + "\n"
 
 
-def main() -> int:
-    rows = run_all(discover())
+def kept_lines(text: str, replaced: set[str]) -> dict[str, list[str]]:
+    """The table lines of an existing benchmarks.md, by benchmark, minus ``replaced``."""
+    kept: dict[str, list[str]] = {}
+    for line in text.splitlines():
+        if not line.startswith("| ") or line.startswith("| benchmark |"):
+            continue
+        name = line[2:].split(" |", 1)[0].strip()
+        if name not in replaced:
+            kept.setdefault(name, []).append(line)
+    return kept
+
+
+def merge_markdown(fresh: str, old: str, selected: list[str], order: list[str]) -> str:
+    """``fresh`` (the selected benchmarks' rows) with the other benchmarks' rows from
+    ``old`` put back in module order, and a note saying which rows were carried over."""
+    kept = kept_lines(old, set(selected))
+    if not kept:
+        return fresh
+    new_rows = kept_lines(fresh, set())
+    head = [line for line in fresh.splitlines() if not line.startswith("| ") or line.startswith("| benchmark |")]
+    when = next((line for line in old.splitlines() if line.startswith("Measured ")), "")
+    stamp = when.split(" by ", 1)[0].removeprefix("Measured ").strip()
+    carried = ", ".join(sorted(kept))
+    table_at = next(i for i, line in enumerate(head) if line.startswith("| benchmark |"))
+    note = f"Rows of {carried} are carried over from the run of {stamp}; the others were re-measured."
+    lines = head[:table_at - 1] + [note, ""] + head[table_at:table_at + 2]
+    names = order + sorted((set(kept) | set(new_rows)) - set(order))
+    for name in names:
+        lines += new_rows.get(name, []) if name in selected else kept.get(name, [])
+    return "\n".join(lines) + "\n"
+
+
+def notes_markdown(names: list[str]) -> str:
+    """The ``NOTES`` (markdown: how to read the figures, what a missed goal needs) that
+    bench modules may define, one section each."""
+    parts = []
+    for name in names:
+        try:
+            text = getattr(importlib.import_module(f"bench.{name}"), "NOTES", "")
+        except Exception:  # noqa: BLE001 — its row already says the import failed
+            continue
+        if text:
+            parts.append(f"### {name}\n\n{text.strip()}\n")
+    return ("\n## Notes\n\n" + "\n".join(parts)) if parts else ""
+
+
+def main(argv: list[str] | None = None) -> int:
+    names = discover()
+    wanted = list(sys.argv[1:] if argv is None else argv)
+    unknown = [n for n in wanted if n not in names]
+    if unknown:
+        print(f"unknown benchmark(s): {', '.join(unknown)} (known: {', '.join(names)})", file=sys.stderr)
+        return 2
+    selected = [n for n in names if n in wanted] if wanted else names
+    rows = run_all(selected)
     Console().print(render_table(rows))
     DOCS.parent.mkdir(parents=True, exist_ok=True)
-    DOCS.write_text(render_markdown(rows, datetime.now(timezone.utc)), encoding="utf-8")
+    text = render_markdown(rows, datetime.now(timezone.utc))
+    if wanted and DOCS.exists():
+        text = merge_markdown(text, DOCS.read_text(encoding="utf-8"), selected, names)
+    DOCS.write_text(text + notes_markdown(names), encoding="utf-8")
     print(f"wrote {DOCS}", file=sys.stderr)
     return 0
 

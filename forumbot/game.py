@@ -9,6 +9,7 @@ restart, an alias or a correction gives the same answer the director would get b
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from datetime import datetime
 from typing import Any, Iterable
 
@@ -105,21 +106,25 @@ def ballots_for(store: Store, tids: Iterable[tuple[int, str]]) -> list[Ballot]:
     """Every stored post of the given threads as a Ballot, first-seen text standing."""
     ballots: list[Ballot] = []
     for tid, role in tids:
-        for latest in store.posts_in_thread(tid):
-            ballots.append(ballot_for(store, latest, role))
+        for first, latest in store.thread_versions(tid):
+            ballots.append(_ballot(first, latest, role))
     return ballots
 
 
-def ballot_for(store: Store, latest: Post, role: str) -> Ballot:
-    first = store.first_seen(latest.pid)
-    declaration = parse_vote(latest.text)
+# The agent re-reads every post of the active days each pass: parsing the same text again
+# was most of a pass's CPU (bench/game.py). parse_vote is pure, its records frozen.
+_declaration = lru_cache(maxsize=16384)(parse_vote)
+
+
+def _ballot(first: Post, latest: Post, role: str) -> Ballot:
+    declaration = _declaration(latest.text)
     if _same_content(first, latest):
         return Ballot(post=latest, declaration=declaration, thread=role)
     return Ballot(
         post=latest,
         declaration=declaration,
         first_seen=first,
-        first_declaration=parse_vote(first.text),
+        first_declaration=_declaration(first.text),
         thread=role,
     )
 

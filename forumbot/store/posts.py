@@ -116,6 +116,22 @@ class PostsMixin(StoreBase):
         )
         return [post_from_dict(json.loads(r["latest_json"])) for r in rows]
 
+    def thread_versions(self, tid: int) -> list[tuple[Post, Post]]:
+        """``(first seen, latest)`` of every post seen in ``tid``, in the order of
+        ``posts_in_thread``, in one query (the agent re-tallies from this every pass).
+        A post never changed since first seen comes back as the same object twice."""
+        rows = self.db.query(
+            "SELECT first_json, latest_json FROM posts WHERE tid = ? "
+            "ORDER BY floor IS NULL, floor, pid",
+            (tid,),
+        )
+        out: list[tuple[Post, Post]] = []
+        for r in rows:
+            latest = post_from_dict(json.loads(r["latest_json"]))
+            same = r["first_json"] == r["latest_json"]
+            out.append((latest if same else post_from_dict(json.loads(r["first_json"])), latest))
+        return out
+
     def versions(self, pid: int) -> list[SeenPost]:
         """Every distinct version seen, oldest first; index 0 is the first sighting."""
         row = self._one("SELECT first_json, first_seen_at FROM posts WHERE pid = ?", (pid,))
