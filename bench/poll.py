@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import os
 import tempfile
-from datetime import timedelta
 from pathlib import Path
 
 from forumbot.agent import Agent

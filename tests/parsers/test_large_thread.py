@@ -8,7 +8,6 @@ from functools import cache
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-import pytest
 
 from parsers.models import Post, TimePrecision
 from parsers.pages import read_page
