@@ -11,6 +11,8 @@ and the tests can play days in seconds.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 import random
 import threading
@@ -27,7 +29,7 @@ from forumbot.game import count_day, current_state
 from forumbot.outbox import Draft, DraftKind, DraftState, PublishOutcome
 from forumbot.runtime import Runtime
 from forumbot.store.records import EventKind, ThreadCursor
-from parsers.models import Post
+from parsers.models import Post, TimePrecision
 
 log = logging.getLogger("forumbot.agent")
 
@@ -38,6 +40,12 @@ GRACE_AFTER_DEADLINE = timedelta(hours=6)
 # How many pages (from the last, backwards) a marker lookup may read before concluding
 # an interrupted post never reached the forum.
 MARKER_SEARCH_PAGES = 10_000
+
+
+def tally_digest(tally: dict) -> str:
+    """What a running count shows, hashed: votes, counts, non-voters, result, flags."""
+    shown = {k: tally.get(k) for k in ("votes", "counts", "abstain", "non_voters", "result")}
+    return hashlib.sha256(json.dumps(shown, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
 
 
 class ClientPublisher:
@@ -92,14 +100,44 @@ class Agent:
     # ------------------------------------------------------------------ the loop
 
     def start(self) -> None:
-        """Log in (or reuse the saved session) and learn whether the mobile API is on.
+        """Log in (or reuse the saved session) and settle how threads are read.
         Failures here are logged; the loop retries them at its own pace."""
         try:
             self.client.ensure_logged_in()
-            if self.rt.settings.bot.use_api is None:
-                self.client.check_api()
+            self.choose_source()
         except ForumError as exc:
             log.warning("start: %s", exc)
+
+    def choose_source(self) -> str:
+        """Thread pages or the mobile API, decided once per game and kept in the store:
+        switching mid-game would make every post look edited (the two render a message
+        differently). Pages carry the edit stamps (本帖最后由…编辑) the API strips, and
+        seconds in their time titles; the API is chosen only when the config asks for it,
+        or when the pages show minutes only (dateconvert off) and module=check says the
+        API is on."""
+        store = self.rt.store
+        source = store.get_meta("read_source")
+        if source is None:
+            wanted = self.rt.settings.bot.use_api
+            if wanted is not None:
+                source = "api" if wanted else "html"
+            else:
+                source = self._probe_source()
+            store.set_meta("read_source", source)
+            log.info("reading threads through %s", "the mobile API" if source == "api" else "thread pages")
+        self.client.use_api = source == "api"
+        return source
+
+    def _probe_source(self) -> str:
+        tids = sorted(tid for day in self.rt.config.days for tid in day.threads())
+        if not tids:
+            return "html"
+        self.client.use_api = False
+        page = self.client.fetch_page(tids[0], 1)
+        minutes_only = any(p.time_precision is TimePrecision.MINUTE for p in page.posts)
+        if minutes_only and self.client.check_api():
+            return "api"
+        return "html"
 
     def run(self, stop: threading.Event, *, max_ticks: int | None = None) -> None:
         """Tick until ``stop`` is set. Errors back off exponentially (with jitter) and
@@ -135,6 +173,11 @@ class Agent:
     def tick(self) -> TickReport:
         now = self.rt.clock.now()
         report = TickReport(at=now)
+        if self.rt.store.get_meta("read_source") is None:
+            try:
+                self.choose_source()
+            except ForumError as exc:
+                self._note(report, "choosing how to read threads", exc)
         if not self._recovered:
             self._recover(now, report)
         try:
@@ -196,6 +239,7 @@ class Agent:
         saved = None if rescan else store.cursor(tid)
         if saved is None:
             posts, cursor = self.backfill(tid)
+            store.set_meta(f"read_whole:{tid}", now.isoformat())
         else:
             old = ClientCursor(tid, saved.last_page, saved.last_pid or 0, saved.total_pages, saved.ppp)
             posts, cursor = self.client.read_new(old)
@@ -239,6 +283,9 @@ class Agent:
             # Edits on earlier pages are only seen by reading them again: once, at the
             # deadline, before the final count.
             for tid in day.threads():
+                whole = rt.store.get_meta(f"read_whole:{tid}")
+                if whole and datetime.fromisoformat(whole) >= day.deadline:
+                    continue  # already read from page 1 since the deadline (a first start)
                 try:
                     self.poll_thread(tid, now, report, rescan=True)
                 except ForumUnavailable as exc:
@@ -255,8 +302,7 @@ class Agent:
             return
         if now < day.deadline:
             self.answer_count_requests(state, day, tally, ballots, now, report)
-            if changed:
-                self.draft_running_count(state, day, tally, now, report)
+            self.draft_running_count(state, day, tally, now, report)
             return
         settle = timedelta(minutes=rt.settings.agent.final_count_delay_minutes)
         if now < day.deadline + settle:
@@ -271,7 +317,14 @@ class Agent:
 
     def draft_running_count(self, state: GameState, day: DayWindow, tally: dict, now: datetime,
                             report: TickReport, *, force: bool = False) -> Draft | None:
+        """A running count when the tally differs from the one last counted (kept with the
+        draft, so a kill between tallying and drafting loses nothing), at most one per
+        configured interval."""
         if not any(v.get("valid") for v in tally["votes"]) and not force:
+            return None
+        digest = tally_digest(tally)
+        key = f"running_count_tally:day{day.number}"
+        if not force and self.rt.store.get_meta(key) == digest:
             return None
         outbox = self.rt.outbox
         tid = day.vote_thread
@@ -289,8 +342,10 @@ class Agent:
             published = [d for d in mine if d.state is DraftState.PUBLISHED and d.pid]
             if published:
                 edit_pid = published[0].edit_pid or published[0].pid
-        draft = outbox.create_draft(DraftKind.RUNNING_COUNT, tid, body, now=now, day=day.number,
-                                    edit_pid=edit_pid)
+        with self.rt.store.write():
+            draft = outbox.create_draft(DraftKind.RUNNING_COUNT, tid, body, now=now, day=day.number,
+                                        edit_pid=edit_pid)
+            self.rt.store.set_meta(key, digest)
         report.drafts.append(draft)
         log.info("drafted running count #%d for day %d", draft.id, day.number)
         return draft
