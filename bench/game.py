@@ -1,7 +1,7 @@
 """A seven-day game of 5,000 posts, read by the agent in its own process.
 
 The simulator runs here (127.0.0.1) and a driver thread posts the generated game
-(``forumbot.scenario.long_game``: 20 players, a vote and a discussion thread a day, votes,
+(``forumbot.scenario.load_plan``: 20 players, a vote and a discussion thread a day, votes,
 quoted changes, abstentions, chat) at its scripted game times. The agent runs as
 ``python -m forumbot run --config …`` in a subprocess; both share an accelerated clock
 through ``FORUMBOT_CLOCK``, so seven game days pass in about a minute and every policy is
@@ -32,8 +32,7 @@ from pathlib import Path
 
 from forumbot.clock import AcceleratedClock
 from forumbot.runtime import CLOCK_ENV, clock_to_env
-from forumbot.scenario import (BOT, PASSWORD, Driver, LongGame, build_long_world, long_game,
-                               write_long_config)
+from forumbot.scenario import BOT, PASSWORD, Driver, GamePlan, build_world, load_plan, write_config
 from forumbot.simulator import Simulator
 from forumbot.simulator.wire import Request
 from parsers.pages import read_page
@@ -148,7 +147,7 @@ def _finals(sim: Simulator, world_tids: dict[str, int], days: int) -> int:
 
 def measure(days: int = DAYS, players: int = PLAYERS, posts: int = POSTS,
             wall_seconds: float = WALL_SECONDS) -> GameRun:
-    game: LongGame = long_game(days, players, posts, seed=1)
+    game: GamePlan = load_plan(days, players, posts, seed=1)
     origin = game.days[0].start - timedelta(hours=2)
     end = game.days[-1].deadline + timedelta(minutes=30)
     factor = (end - origin).total_seconds() / wall_seconds
@@ -161,12 +160,13 @@ def measure(days: int = DAYS, players: int = PLAYERS, posts: int = POSTS,
         # --- the live game
         clock = AcceleratedClock(origin=origin, factor=factor, wall_origin=time.time() + 1.0)
         sim = Simulator(clock=clock)
-        world = build_long_world(sim, game)
+        world = build_world(sim, game)
         base = sim.start()
         agent_settings = dict(poll_interval_seconds=600, poll_jitter_seconds=60,
                               min_request_interval_seconds=MIN_INTERVAL, running_count_interval_minutes=120)
         live_db = work / "live.sqlite"
-        config = write_long_config(work / "live.toml", world, game, base, live_db, ALL_AUTO, **agent_settings)
+        config = write_config(work / "live.toml", world, base, live_db, plan=game, policies=ALL_AUTO,
+                              **agent_settings)
         driver = Driver(world, actions=list(game.actions))
         stop = threading.Event()
 
@@ -193,8 +193,8 @@ def measure(days: int = DAYS, players: int = PLAYERS, posts: int = POSTS,
             notes.append(f"driver posted {driver.done}/{len(driver.actions)} actions")
         # --- the same game, read from scratch in one pass at the end
         scratch_db = work / "scratch.sqlite"
-        config2 = write_long_config(work / "scratch.toml", world, game, base, scratch_db,
-                                    {k: "manual" for k in ALL_AUTO}, **agent_settings)
+        config2 = write_config(work / "scratch.toml", world, base, scratch_db, plan=game,
+                               policies={k: "manual" for k in ALL_AUTO}, **agent_settings)
         # Requests are spaced min_request_interval_seconds apart in game time; this clock
         # runs ×SCRATCH_FACTOR so the spacing costs milliseconds (the throttle-bound time
         # against a real forum is reported beside it).

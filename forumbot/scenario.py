@@ -172,15 +172,19 @@ class World:
     tids: dict[str, int]
 
 
-def build_world(sim: Simulator) -> World:
-    for name in (DIRECTOR, BOT, *PLAYERS):
+def build_world(sim: Simulator, plan: GamePlan | None = None) -> World:
+    """The game's accounts and threads on ``sim`` (the demo game unless ``plan`` is given).
+    Threads are created in the plan's order, so their tids are known in advance."""
+    plan = plan or demo_plan()
+    for name in (DIRECTOR, BOT, *plan.players):
         sim.add_user(name, PASSWORD)
     fid = sim.add_forum("版杀区")
     tids: dict[str, int] = {}
-    opened = GAME_START - timedelta(hours=12)
-    for key, subject in THREADS.items():
-        day = int(key[-1]) if key[-1].isdigit() else 1
-        when = opened if key == "progress" else DAYS[day - 1].start - timedelta(minutes=30)
+    first = plan.days[0].start
+    for key, subject in plan.threads.items():
+        day = int(key[4:]) if key[4:].isdigit() else 1
+        start = plan.days[day - 1].start if day <= len(plan.days) else first
+        when = first - timedelta(hours=12) if key == "progress" else start - timedelta(minutes=30)
         tids[key] = sim.add_thread(fid, subject, DIRECTOR, RULES_TEXT if key.startswith("vote") else
                                    f"{subject}\n请大家在这里发言。", at=when)
     return World(sim, tids)
@@ -196,11 +200,17 @@ class Driver:
     on_night: Callable[[Action], None] | None = None
     done: int = 0
     pids: dict[str, int] = field(default_factory=dict)
+    # May the due action go on the forum yet? (False holds it and every later one back; it
+    # still carries its scripted time.) For tests that need the bot to have seen a post
+    # before it is edited, whatever the machine's load.
+    gate: Callable[[Action], bool] | None = None
 
     def apply_due(self, now: datetime) -> list[Action]:
         applied = []
         while self.done < len(self.actions) and self.actions[self.done].when <= now:
             action = self.actions[self.done]
+            if self.gate is not None and not self.gate(action):
+                break
             self._apply(action)
             applied.append(action)
             self.done += 1
@@ -224,33 +234,28 @@ class Driver:
             self.on_night(action)
 
 
-def write_config(path: Path, world: World, base_url: str, database: Path, **agent: object) -> Path:
-    """A game config for the scripted game (the same keys a director writes)."""
-    days = []
-    for plan in DAYS:
-        n = plan.number
-        days.append(
-            f"[[days]]\nnumber = {n}\nvote_thread = {world.tids[f'vote{n}']}\n"
-            f"discussion_thread = {world.tids[f'talk{n}']}\nprogress_thread = {world.tids['progress']}\n"
-            f'start = "{plan.start.isoformat()}"\ndeadline = "{plan.deadline.isoformat()}"\n'
-        )
-    settings = {
-        "database": str(database),
-        "poll_interval_seconds": 600,
-        "poll_jitter_seconds": 60,
-        "min_request_interval_seconds": 2,
-        "running_count_interval_minutes": 120,
-        **agent,
+def write_config(path: Path, world: World, base_url: str, database: Path, *, plan: GamePlan | None = None,
+                 bot: dict[str, object] | None = None, policies: dict[str, str] | None = None,
+                 **agent: object) -> Path:
+    """A game config for a scripted game (the same keys a director writes); ``bot`` adds
+    ``[bot]`` keys (e.g. cookie_file), ``policies`` sets ``[policies]``, the rest ``[agent]``."""
+    plan = plan or demo_plan()
+    doc: dict = {
+        "forum": {"base_url": base_url, "timezone": "Asia/Shanghai"},
+        "game": {"ruleset": "simple14", "director": DIRECTOR, "bot": BOT, "players": list(plan.players)},
+        "days": [
+            {"number": d.number, "vote_thread": world.tids[f"vote{d.number}"],
+             "discussion_thread": world.tids[f"talk{d.number}"], "progress_thread": world.tids["progress"],
+             "start": d.start.isoformat(), "deadline": d.deadline.isoformat()}
+            for d in plan.days
+        ],
+        "bot": {"username": BOT, **(bot or {})},
+        "agent": {"database": str(database), "poll_interval_seconds": 600, "poll_jitter_seconds": 60,
+                  "min_request_interval_seconds": 2, "running_count_interval_minutes": 120, **agent},
     }
-    agent_lines = "\n".join(f"{k} = {_toml(v)}" for k, v in settings.items())
-    players = ", ".join(f'"{p}"' for p in PLAYERS)
-    path.write_text(
-        f'[forum]\nbase_url = "{base_url}"\ntimezone = "Asia/Shanghai"\n\n'
-        f'[game]\nruleset = "simple14"\ndirector = "{DIRECTOR}"\nbot = "{BOT}"\nplayers = [{players}]\n\n'
-        + "\n".join(days)
-        + f'\n[bot]\nusername = "{BOT}"\n\n[agent]\n{agent_lines}\n',
-        encoding="utf-8",
-    )
+    if policies:
+        doc["policies"] = dict(policies)
+    path.write_text(dump_toml(doc), encoding="utf-8")
     return path
 
 
@@ -311,7 +316,7 @@ END = at(3, "22:30")
 
 
 # ---------------------------------------------------------------------------------------
-# A long generated game (benchmarks, soak runs): many players, many days, many posts.
+# A load game (benchmarks): many players, many days, many posts.
 
 
 def long_players(count: int) -> tuple[str, ...]:
@@ -321,30 +326,16 @@ def long_players(count: int) -> tuple[str, ...]:
     return tuple(f"{stems[i % len(stems)]}_{i // len(stems) + 1}" for i in range(count))
 
 
-@dataclass(frozen=True)
-class LongGame:
-    """A generated game: its players, day plans, thread keys and timed actions."""
-
-    players: tuple[str, ...]
-    days: tuple[DayPlan, ...]
-    threads: dict[str, str]  # thread key → subject
-    actions: list[Action]
-
-
-def long_game(days: int = 7, players: int = 20, posts: int = 5000, seed: int = 1) -> LongGame:
+def load_plan(days: int = 7, players: int = 20, posts: int = 5000, seed: int = 1) -> GamePlan:
     """``posts`` player posts over ``days`` days: each living player votes once a day in
     the vote thread (some abstain, some change with a quote), the rest is discussion
-    spread over the day. No one is put out, so the
-    game's state stays simple; the load is what matters. Deterministic for a seed."""
+    spread over the day. No one is put out, so the game's state stays simple; the load is
+    what matters. Deterministic for a seed."""
     import random
 
     rnd = random.Random(seed)
     names = long_players(players)
     plans = tuple(DayPlan(n, at(n, "09:00"), at(n, "21:30")) for n in range(1, days + 1))
-    threads = {"progress": "【长局】进程帖"}
-    for n in range(1, days + 1):
-        threads[f"talk{n}"] = f"【长局】第{n}日 讨论帖"
-        threads[f"vote{n}"] = f"【长局】第{n}日 投票帖"
     actions: list[Action] = []
     per_day = [posts // days + (1 if n < posts % days else 0) for n in range(days)]
     span = int((plans[0].deadline - plans[0].start).total_seconds()) - 600
@@ -366,57 +357,11 @@ def long_game(days: int = 7, players: int = 20, posts: int = 5000, seed: int = 1
         while len(day_actions) < budget:
             who = rnd.choice(names)
             when = plan.start + timedelta(seconds=60 + rnd.randrange(span))
-            other = rnd.choice(names)
-            text = CHAT[rnd.randrange(len(CHAT))].format(x=other)
+            text = CHAT[rnd.randrange(len(CHAT))].format(x=rnd.choice(names))
             day_actions.append(Action(when, "post", f"talk{n}", who, text))
         actions += day_actions
-    return LongGame(names, plans, threads, sorted(actions, key=lambda a: a.when))
-
-
-def long_script(days: int = 7, players: int = 20, posts: int = 5000, seed: int = 1) -> list[Action]:
-    """The timed actions of ``long_game(days, players, posts, seed)``."""
-    return long_game(days, players, posts, seed).actions
-
-
-def build_long_world(sim: Simulator, game: LongGame) -> World:
-    for name in (DIRECTOR, BOT, *game.players):
-        sim.add_user(name, PASSWORD)
-    fid = sim.add_forum("版杀区")
-    tids: dict[str, int] = {}
-    for key, subject in game.threads.items():
-        n = int(key[4:]) if key[4:].isdigit() else 1
-        when = (game.days[0].start - timedelta(hours=12) if key == "progress"
-                else game.days[n - 1].start - timedelta(minutes=30))
-        tids[key] = sim.add_thread(fid, subject, DIRECTOR, RULES_TEXT if key.startswith("vote") else
-                                   f"{subject}\n请大家在这里发言。", at=when)
-    return World(sim, tids)
-
-
-def write_long_config(path: Path, world: World, game: LongGame, base_url: str, database: Path,
-                      policies: dict[str, str] | None = None, **agent: object) -> Path:
-    """The config for a long game (``policies``: e.g. every kind ``auto`` for an
-    unattended run)."""
-    days = []
-    for plan in game.days:
-        n = plan.number
-        days.append(
-            f"[[days]]\nnumber = {n}\nvote_thread = {world.tids[f'vote{n}']}\n"
-            f"discussion_thread = {world.tids[f'talk{n}']}\nprogress_thread = {world.tids['progress']}\n"
-            f'start = "{plan.start.isoformat()}"\ndeadline = "{plan.deadline.isoformat()}"\n'
-        )
-    settings = {"database": str(database), "poll_interval_seconds": 600, "poll_jitter_seconds": 60,
-                "min_request_interval_seconds": 2, "running_count_interval_minutes": 120, **agent}
-    agent_lines = "\n".join(f"{k} = {_toml(v)}" for k, v in settings.items())
-    policy_lines = "\n".join(f"{k} = {_toml(v)}" for k, v in (policies or {}).items())
-    players = ", ".join(_toml(p) for p in game.players)
-    path.write_text(
-        f'[forum]\nbase_url = "{base_url}"\ntimezone = "Asia/Shanghai"\n\n'
-        f'[game]\nruleset = "simple14"\ndirector = "{DIRECTOR}"\nbot = "{BOT}"\nplayers = [{players}]\n\n'
-        + "\n".join(days)
-        + f'\n[bot]\nusername = "{BOT}"\n\n[agent]\n{agent_lines}\n\n[policies]\n{policy_lines}\n',
-        encoding="utf-8",
-    )
-    return path
+    return GamePlan(names, plans, _day_threads(days, "【长局】"), sorted(actions, key=lambda a: a.when),
+                    at(days, "22:30"))
 
 
 # ====================================================================== longer games
@@ -449,11 +394,11 @@ def demo_plan() -> GamePlan:
                     expected_out={1: "饺子", 2: "包子", 3: "月饼"})
 
 
-def _day_threads(days: int) -> dict[str, str]:
-    threads = {"progress": "【饺子村】进程帖"}
+def _day_threads(days: int, village: str = "【饺子村】") -> dict[str, str]:
+    threads = {"progress": f"{village}进程帖"}
     for n in range(1, days + 1):
-        threads[f"talk{n}"] = f"【饺子村】第{n}日 讨论帖"
-        threads[f"vote{n}"] = f"【饺子村】第{n}日 投票帖"
+        threads[f"talk{n}"] = f"{village}第{n}日 讨论帖"
+        threads[f"vote{n}"] = f"{village}第{n}日 投票帖"
     return threads
 
 
@@ -552,46 +497,3 @@ def _other(who: str, target: str, others: list[str]) -> str:
 
 def _hhmm(when: datetime) -> str:
     return f"{when:%H:%M}"
-
-
-def build_plan_world(sim: Simulator, plan: GamePlan) -> World:
-    """``build_world`` for any plan."""
-    for name in (DIRECTOR, BOT, *plan.players):
-        sim.add_user(name, PASSWORD)
-    fid = sim.add_forum("版杀区")
-    tids: dict[str, int] = {}
-    first = plan.days[0].start
-    for key, subject in plan.threads.items():
-        day = int(key[4:]) if key[4:].isdigit() else 1
-        start = plan.days[day - 1].start if day <= len(plan.days) else first
-        when = first - timedelta(hours=12) if key == "progress" else start - timedelta(minutes=30)
-        tids[key] = sim.add_thread(fid, subject, DIRECTOR, RULES_TEXT if key.startswith("vote") else
-                                   f"{subject}\n请大家在这里发言。", at=when)
-    return World(sim, tids)
-
-
-def write_plan_config(path: Path, plan: GamePlan, world: World, base_url: str, database: Path,
-                      *, bot: dict[str, object] | None = None, **agent: object) -> Path:
-    """``write_config`` for any plan (``bot``: extra ``[bot]`` keys, e.g. cookie_file)."""
-    days = []
-    for day in plan.days:
-        n = day.number
-        days.append(
-            f"[[days]]\nnumber = {n}\nvote_thread = {world.tids[f'vote{n}']}\n"
-            f"discussion_thread = {world.tids[f'talk{n}']}\nprogress_thread = {world.tids['progress']}\n"
-            f'start = "{day.start.isoformat()}"\ndeadline = "{day.deadline.isoformat()}"\n'
-        )
-    settings = {"database": str(database), "poll_interval_seconds": 600, "poll_jitter_seconds": 60,
-                "min_request_interval_seconds": 2, "running_count_interval_minutes": 120, **agent}
-    agent_lines = "\n".join(f"{k} = {_toml(v)}" for k, v in settings.items())
-    players = ", ".join(f'"{p}"' for p in plan.players)
-    path.write_text(
-        f'[forum]\nbase_url = "{base_url}"\ntimezone = "Asia/Shanghai"\n\n'
-        f'[game]\nruleset = "simple14"\ndirector = "{DIRECTOR}"\nbot = "{BOT}"\nplayers = [{players}]\n\n'
-        + "\n".join(days)
-        + f'\n[bot]\nusername = "{BOT}"\n'
-        + "".join(f"{k} = {_toml(v)}\n" for k, v in (bot or {}).items())
-        + f'\n[agent]\n{agent_lines}\n',
-        encoding="utf-8",
-    )
-    return path

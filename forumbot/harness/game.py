@@ -17,7 +17,7 @@ import httpx
 from forumbot import director
 from forumbot.agent import Agent, TickReport
 from forumbot.runtime import Runtime, make_client, open_runtime
-from forumbot.scenario import BOT, Action, Driver, GamePlan, World, build_plan_world, write_plan_config
+from forumbot.scenario import BOT, Action, Driver, GamePlan, World, build_world, write_config
 from forumbot.simulator import SimClock
 from forumbot.simulator.faults import FaultPlan
 from forumbot.harness.simulator import HarnessSimulator
@@ -63,10 +63,10 @@ class PlanGame:
 def setup_plan(plan: GamePlan, workdir: Path, clock, *, faults: FaultPlan | None = None,
                bot: dict[str, object] | None = None, **agent: object) -> PlanGame:
     sim = HarnessSimulator(clock=clock, faults=faults, bot_name=BOT)
-    world = build_plan_world(sim, plan)
+    world = build_world(sim, plan)
     base_url = sim.start()
-    config = write_plan_config(workdir / "game.toml", plan, world, base_url, workdir / "game.sqlite",
-                               bot=bot, **agent)
+    config = write_config(workdir / "game.toml", world, base_url, workdir / "game.sqlite", plan=plan,
+                          bot=bot, **agent)
     return PlanGame(plan, sim, world, config, RecordingDriver(world, list(plan.actions)))
 
 

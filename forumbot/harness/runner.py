@@ -287,6 +287,9 @@ def _settled(rt: Runtime, plan: GamePlan) -> bool:
 def _players(game: PlanGame, clock: AcceleratedClock, stop: threading.Event, run: KillRun) -> None:
     rt = open_runtime(game.config, clock=clock)
     game.driver.on_night = lambda a: director.record_night(rt, a.day, list(a.out), clock.now())
+    # An edit in a watched window waits until the agent has stored the post it edits: the
+    # first-seen ruling must not depend on how fast a loaded machine runs the agent.
+    game.driver.gate = lambda a: a.kind != "edit" or rt.store.has_post(game.driver.pids[a.key or ""])
     try:
         while not stop.is_set():
             try:

@@ -99,3 +99,20 @@ def test_harness__soak_groups_log_lines_by_kind():
         "WARNING forumbot.agent: poll: forum refused: 论坛维护中": 1,
         "Traceback": 1,
     }
+
+
+def test_driver_gate__holds_an_action_and_everything_after_it():
+    from forumbot.scenario import Driver, World, at, build_world, script
+    from forumbot.simulator import Simulator
+
+    world = build_world(Simulator())
+    held: list[str] = []
+    driver = Driver(world, script(), gate=lambda a: a.kind != "edit" or bool(held))
+    driver.apply_due(at(2, "12:00"))
+    edit_index = next(i for i, a in enumerate(driver.actions) if a.kind == "edit")
+    assert driver.done == edit_index  # stopped at the edit, nothing after it applied
+    held.append("seen")
+    driver.apply_due(at(2, "12:00"))
+    assert driver.done > edit_index
+    edited = world.sim.post(driver.pids["shaomai-vote"])
+    assert "月饼" in edited.message
