@@ -16,7 +16,7 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from engine.rules import RuleSet, RuleSetError, preset
-from engine.state import DayWindow, GameState
+from engine.state import DayWindow, GameState, StateError
 
 DEFAULT_TIMEZONE = "Asia/Shanghai"
 
@@ -57,11 +57,10 @@ class GameConfig:
         return self.state.days
 
     def day(self, number: int) -> DayWindow:
-        for window in self.days:
-            if window.number == number:
-                return window
-        known = ", ".join(str(d.number) for d in self.days) or "none"
-        raise ConfigError(f"{self.path}: [[days]]: no day {number} (configured: {known})")
+        try:
+            return self.state.day(number)
+        except StateError as exc:
+            raise ConfigError(f"{self.path}: [[days]]: {exc}") from None
 
 
 def load_config(path: str | Path) -> GameConfig:
