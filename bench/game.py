@@ -321,13 +321,10 @@ tens of wall milliseconds lasts several hundred game seconds, so the live game g
 half the passes an instantaneous agent would; the posts are all read, later in game time.
 On a real clock the same pass is a few hundredths of a second of a 600 s interval.
 
-**From scratch vs incrementally.** A fresh database at the end of the game reads every
-page of every thread twice: the backfill, then the deadline rescan of each ended day
-(`Agent.process_day` rescans a day's threads once after its deadline to catch edits on
-earlier pages) — about 1,030 page requests for 512 distinct pages. Against a real forum,
-at `min_request_interval_seconds = 2`, that is about 34 minutes of requests instead of
-17. The fix it needs (not made here; `forumbot/agent.py` was being changed by another
-helper): mark a day as rescanned when its threads were backfilled after its deadline in
-the same pass. The live game makes more requests in all (one per active thread per pass
-over seven days) but each pass is small.
+**From scratch vs incrementally.** A fresh database at the end of the game reads each
+page once (519 requests for 516 pages here): a thread read whole since a day's deadline is
+not read again for that day's deadline rescan (before that fix it was read twice, about
+1,030 requests — 34 minutes against a real forum at 2 s a request instead of 17). The
+live game makes more requests in all (one per active thread per pass over seven days)
+but each pass is small.
 """
