@@ -18,6 +18,12 @@ class ForumRoutes(ForumApp):
         if script == "member.php":
             return self.member(req, visit)
         if closed is not None and req.path.endswith(".php"):
+            if visit.viewer is None and req.method == "GET" and req.query.get("inajax"):
+                # A closed site sends guests' ajax reads to the ajax login form (captured:
+                # site_closed_viewthread_guest_inajax), not to the closed reason.
+                url = ("member.php?mod=logging&action=login&handlekey=&infloat=yes&inajax=yes"
+                       "&guestmessage=yes")
+                return Response(302, b"", f"text/html; charset={self.charset}").location(url)
             return self.outcome(req, visit, self.closed_outcome(closed))
         if script in ("forum.php", "index.php"):
             mod = req.query.get("mod", "")

@@ -50,10 +50,7 @@ SKIP = {
 
 # Real drift found by this test, reported to the simulator's owner: strict xfail, so the
 # test fails (XPASS) as soon as the simulator is fixed and the entry must go.
-KNOWN_DRIFT = {
-    "site_closed_viewthread_guest_inajax":
-        "simulator answers the closed reason; Discuz answers 302 to the ajax login form",
-}
+KNOWN_DRIFT: dict[str, str] = {}
 
 CLOSED_REASON = "论坛维护中，预计 10 分钟后恢复。"
 
