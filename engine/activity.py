@@ -19,7 +19,7 @@ from engine.timing import is_before_start, is_late
 
 class ProposalKind(StrEnum):
     LURKING_DAY = "lurking_day"  # 在未加快进程的单个讨论日不足五帖
-    LURKING_SPAN = "lurking_span"  # 连续三个讨论日均不足十帖
+    LURKING_SPAN = "lurking_span"  # 连续三个讨论日均不足十帖 (each of three days < 10)
     NO_VOTE = "no_vote"  # 在未加快进程的任一讨论日未投票
     ZOMBIE = "zombie"  # 诈尸
     FONT = "font"  # 字体
@@ -103,13 +103,16 @@ def propose_cards(
                                           f"{n} discussion posts (< {rules.lurk_posts_per_day})"))
     span = [d.number for d in state.days if day - rules.lurk_span_days < d.number <= day]
     if rules.lurk_span_days > 0 and len(span) == rules.lurk_span_days:
+        # 连续三个讨论日均不足十帖: fewer than ten on *each* of the three days. (A total under
+        # ten would add nothing to the one-day rule: it always has a day under five.)
         for player in living:
-            total = sum(counts.count(d, player) for d in span)
-            if total < rules.lurk_posts_per_span:
+            per_day = [counts.count(d, player) for d in span]
+            if all(n < rules.lurk_posts_per_span for n in per_day):
                 floors, pids = floors_of(player)
+                shown = "/".join(str(n) for n in per_day)
                 proposals.append(Proposal(ProposalKind.LURKING_SPAN, player, day, None, floors, pids,
-                                          f"{total} discussion posts over days {span[0]}–{span[-1]} "
-                                          f"(< {rules.lurk_posts_per_span})"))
+                                          f"days {span[0]}–{span[-1]}: {shown} discussion posts "
+                                          f"(each < {rules.lurk_posts_per_span})"))
     if not window.accelerated:
         tally = tally or tally_day(ballots, state, day, rules)
         for player in tally.non_voters:

@@ -25,7 +25,7 @@ from engine.state import DayWindow, GameState
 from forumbot.client import DiscuzClient, ThreadCursor as ClientCursor
 from forumbot.drafting import count_body, counts_only
 from forumbot.errors import ForumError, ForumRefused, ForumUnavailable
-from forumbot.game import count_day, current_state
+from forumbot.game import ballots_for, count_day, current_state, thread_roles
 from forumbot.outbox import Draft, DraftKind, DraftState, PublishOutcome
 from forumbot.runtime import Runtime
 from forumbot.store.records import EventKind, ThreadCursor
@@ -391,7 +391,8 @@ class Agent:
         key = f"proposed:day{day.number}"
         if self.rt.store.get_meta(key):
             return
-        everything = ballots
+        # Lurking over several days counts the earlier days' discussion threads too.
+        everything = ballots_for(self.rt.store, thread_roles(state).items())
         for proposal in propose_cards(everything, state, day.number, self.rt.config.rules, result):
             # The rules name a card only for some offences (no vote → yellow); for the
             # others the proposal suggests the mildest, and the director decides.

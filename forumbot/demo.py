@@ -183,6 +183,15 @@ def main(argv: list[str] | None = None) -> int:
                              if d.kind is DraftKind.ANNOUNCEMENT]
             for d in announcements:
                 print(f"\n── announcement, day {d.day} (pid {d.pid}) ──\n{d.body}", file=out)
+            print("\n── for the director: flags and card proposals (the bot proposes, you decide) ──", file=out)
+            for day in (1, 2, 3):
+                snapshot = game.rt.store.tally(day)
+                for flag in (snapshot.data["flags"] if snapshot else []):
+                    print(f"day {day} flag {flag['kind']}: {flag['floor']}楼 {flag['player']} — {flag['detail']}",
+                          file=out)
+            for p in game.rt.store.proposals():
+                print(f"day {p.day} proposal #{p.id}: {p.player} {p.reason_code} ({p.color.value}?) {p.detail}",
+                      file=out)
             tids = game.world.tids
             print(f"\nRead the threads: {game.sim.base_url}forum.php?mod=forumdisplay&fid=1", file=out)
             print(f"  voting day 2: {game.sim.base_url}forum.php?mod=viewthread&tid={tids['vote2']}", file=out)

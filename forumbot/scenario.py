@@ -89,12 +89,12 @@ CHAT = (
 )
 
 
-def chatter(day: int, living: tuple[str, ...], quiet: tuple[str, ...] = ()) -> list[Action]:
-    """Five discussion posts per talkative player between 09:30 and 20:30; one each for
-    the quiet ones (so they show up as lurkers)."""
+def chatter(day: int, living: tuple[str, ...], quiet: tuple[str, ...] = (), posts: int = 5) -> list[Action]:
+    """``posts`` discussion posts per talkative player between 09:30 and 19:30; one each
+    for the quiet ones (so they show up as lurkers)."""
     actions: list[Action] = []
     for i, who in enumerate(living):
-        count = 1 if who in quiet else 5
+        count = 1 if who in quiet else posts
         for n in range(count):
             minute = 30 + (i * 7 + n * 131) % 600
             when = at(day, "09:00") + timedelta(minutes=minute)
@@ -122,7 +122,8 @@ def script() -> list[Action]:
     a.append(Action(at(1, "23:00"), "night", day=2, out=("汤圆",)))
     # ---- day 2: the tie the sheriff settles
     living2 = tuple(p for p in everyone if p != "汤圆")
-    a += chatter(2, living2, quiet=("烧卖",))
+    # ten posts each on day 2: the talkative players are not 连续三个讨论日均不足十帖
+    a += chatter(2, living2, quiet=("烧卖",), posts=10)
     a += [
         vote(2, "09:40", "饺子", "包子", "包子昨晚的发言很可疑"),
         vote(2, "10:00", "烧卖", "包子", "跟警长", key="shaomai-vote"),

@@ -65,7 +65,8 @@ def test_propose_cards__zombie():
 
 
 def test_propose_cards__lurking_over_three_days():
-    """连续三个讨论日均不足十帖 (fewer than 10 over three consecutive days)."""
+    """连续三个讨论日均不足十帖: fewer than ten on each of three consecutive days (ten or
+    more on any one of them is enough)."""
     days = tuple(
         replace(DAY2, number=n, start=at(20 + 2 * n, 9, 30), deadline=at(21 + 2 * n, 21, 30),
                 vote_thread=100 + n, discussion_thread=200 + n)
@@ -74,9 +75,9 @@ def test_propose_cards__lurking_over_three_days():
     ballots = []
     for d in days:
         talk = Thread(tid=d.discussion_thread, role="discussion", start=d.start, first_pid=1000 * d.number)
-        for _ in range(3):
+        for _ in range(9):
             talk.post("饺子", "发言")
-        for _ in range(5):
+        for _ in range(12 if d.number == 2 else 5):
             talk.post("包子", "发言")
         ballots += talk.ballots
     proposals = propose_cards(ballots, game(days=days), 3, RULES)
