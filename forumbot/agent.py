@@ -23,6 +23,7 @@ from typing import Callable
 from engine.activity import propose_cards
 from engine.state import DayWindow, GameState
 from forumbot.client import DiscuzClient, ThreadCursor as ClientCursor
+from forumbot.clock import wait
 from forumbot.drafting import count_body, counts_only
 from forumbot.errors import ForumError, ForumRefused, ForumUnavailable
 from forumbot.game import ballots_for, count_day, current_state, thread_roles
@@ -161,14 +162,13 @@ class Agent:
         return max(1.0, base + self.rng.uniform(-jitter, jitter))
 
     def _wait(self, stop: threading.Event, seconds: float) -> None:
-        """Sleep ``seconds`` of game time in small steps, so a stop is honoured quickly."""
+        """Wait ``seconds`` of game time, returning at once when asked to stop."""
         clock = self.rt.clock
         end = clock.now() + timedelta(seconds=seconds)
         while not stop.is_set():
             left = (end - clock.now()).total_seconds()
-            if left <= 0:
+            if left <= 0 or wait(clock, stop, min(left, 60.0)):
                 return
-            clock.sleep(min(left, 5.0))
 
     def tick(self) -> TickReport:
         now = self.rt.clock.now()

@@ -8,6 +8,7 @@ simulator and an agent in a subprocess see the same forum clock.
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, tzinfo
@@ -25,6 +26,16 @@ class Clock(Protocol):
         ...
 
 
+def wait(clock: Clock, stop: threading.Event, seconds: float) -> bool:
+    """Wait ``seconds`` of game time or until ``stop`` is set (True if it was): a signal
+    that asks the agent to stop is honoured at once, not after the sleep."""
+    scale = getattr(clock, "wall_seconds", None)
+    if scale is None:  # a manual clock: game time moves only when told
+        clock.sleep(seconds)
+        return stop.is_set()
+    return stop.wait(scale(seconds))
+
+
 @dataclass
 class SystemClock:
     tz: tzinfo = BEIJING
@@ -35,6 +46,9 @@ class SystemClock:
     def sleep(self, seconds: float) -> None:
         if seconds > 0:
             time.sleep(seconds)
+
+    def wall_seconds(self, seconds: float) -> float:
+        return max(0.0, seconds)
 
 
 @dataclass
@@ -60,3 +74,6 @@ class AcceleratedClock:
     def sleep(self, seconds: float) -> None:
         if seconds > 0:
             self.real_sleep(seconds / self.factor)
+
+    def wall_seconds(self, seconds: float) -> float:
+        return max(0.0, seconds / self.factor)
