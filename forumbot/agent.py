@@ -22,6 +22,7 @@ from typing import Callable
 
 from engine.activity import propose_cards
 from engine.state import DayWindow, GameState
+from engine.tally import TallyResult
 from forumbot.client import DiscuzClient, ThreadCursor as ClientCursor
 from forumbot.clock import wait
 from forumbot.drafting import count_body, counts_only
@@ -44,7 +45,7 @@ MARKER_SEARCH_PAGES = 10_000
 
 
 def tally_digest(tally: dict) -> str:
-    """What a running count shows, hashed: votes, counts, non-voters, result, flags."""
+    """What a running count shows, hashed: votes, counts, abstentions, non-voters, result."""
     shown = {k: tally.get(k) for k in ("votes", "counts", "abstain", "non_voters", "result")}
     return hashlib.sha256(json.dumps(shown, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
 
@@ -309,7 +310,7 @@ class Agent:
             return  # posts from the deadline's last seconds may still be on their way
         self.draft_final_count(state, day, tally, now, report)
         self.apply_result(day, tally, now)
-        self.propose(ballots, state, day, result, now)
+        self.propose(state, day, result, now)
         self.draft_announcement(current_state(rt.config, rt.store), day.number + 1, now, report)
 
     def _hide_voters(self) -> bool:
@@ -386,7 +387,7 @@ class Agent:
                                    actor="bot", at=now)
             store.set_meta(key, now.isoformat())
 
-    def propose(self, ballots, state: GameState, day: DayWindow, result, now: datetime) -> None:
+    def propose(self, state: GameState, day: DayWindow, result: TallyResult, now: datetime) -> None:
         """Card proposals at the day's end; the director decides (``forumbot card``)."""
         key = f"proposed:day{day.number}"
         if self.rt.store.get_meta(key):
