@@ -19,7 +19,7 @@ from forumbot.game import count_day, current_state, day_at, state_for_day
 from forumbot.outbox import Draft, DraftKind, DraftState
 from forumbot.runtime import Runtime
 from forumbot.store.records import CardColor, EventKind
-from forumbot.views import CARD_NAMES, CardLine, CardTotals, format_left, format_time
+from forumbot.views import CARD_NAMES, CardLine, CardTotals, format_left
 
 DIRECTOR = "director"
 OUT_REASONS = {"vote": "投票出局", "night": "夜晚出局", "red": "红牌罚下", "other": "其他"}
@@ -179,7 +179,7 @@ def give_card(rt: Runtime, name: str, color: str, why: str, now: datetime, *, po
     decision = Decision(player=player, day=day.number if day else 0, card=Card(color), points=points or 0,
                         why=why, at=now)
     try:
-        book, after, events = book.apply(decision, state, seed=seed)
+        book, _, events = book.apply(decision, state, seed=seed)
     except ValueError as exc:
         raise DirectorError(str(exc)) from None
     sent_off = any(e.kind == "sent_off" for e in events)
@@ -208,7 +208,7 @@ def give_card(rt: Runtime, name: str, color: str, why: str, now: datetime, *, po
     totals = CardTotals(blue=standing.blue, yellow=standing.yellow, red=int(standing.sent_off),
                         points=standing.points if rt.config.rules.card_policy.value == "points" else None)
     draft = None
-    tid = _notice_thread(after, day)
+    tid = _notice_thread(day)
     if tid is not None:
         body = card_notice_body(rt.env, player=player, card=color, why=why, totals=totals, sent_off=sent_off,
                                 badge_to=badge.new_sheriff if badge else None, badge_seed=seed if badge else None)
@@ -218,7 +218,7 @@ def give_card(rt: Runtime, name: str, color: str, why: str, now: datetime, *, po
                        seed if badge else None, draft, tuple(e.detail for e in events))
 
 
-def _notice_thread(state: GameState, day: DayWindow | None) -> int | None:
+def _notice_thread(day: DayWindow | None) -> int | None:
     if day is None:
         return None
     return day.progress_thread or day.discussion_thread or day.vote_thread
@@ -365,6 +365,3 @@ def count_now(rt: Runtime, now: datetime) -> Draft:
 def describe_vote(vote: dict[str, Any]) -> str:
     return "有效" if vote.get("valid") else describe_zh(vote.get("reason"))
 
-
-def format_status_time(at: datetime) -> str:
-    return format_time(at)

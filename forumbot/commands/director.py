@@ -16,6 +16,7 @@ from rich.table import Table
 from forumbot.commands._common import config_option, friendly, runtime
 from forumbot import director as lib
 from forumbot.marker import strip_marker
+from forumbot.views import format_time
 
 console = Console()
 
@@ -54,7 +55,7 @@ def status(config_path: str, as_json: bool) -> None:
         if s.day is None:
             console.print("No day has started yet.")
         else:
-            console.print(f"[bold]第{s.day.number}日[/bold]  deadline {lib.format_status_time(s.day.deadline)}"
+            console.print(f"[bold]第{s.day.number}日[/bold]  deadline {format_time(s.day.deadline)}"
                           f"  ({s.time_left} left){'  加速' if s.day.accelerated else ''}")
         console.print(f"sheriff 警长: {s.sheriff or '—'}   out 出局: "
                       + ("、".join(f"{p}({w})" for p, w in s.out) or "—"))
@@ -288,6 +289,20 @@ def substitute(config_path: str, old: str, new: str) -> None:
         click.echo(f"{new} now plays {seat}")
 
 
+@click.command("idiot")
+@config_option
+@click.argument("name")
+@friendly
+def idiot(config_path: str, name: str) -> None:
+    """Record that the idiot (白痴) used 【若愚】: from now on their votes count 0 (S10).
+
+    Example: forumbot idiot 烧卖
+    """
+    with runtime(config_path) as rt:
+        player = lib.reveal_idiot(rt, name, _now(rt))
+        click.echo(f"{player}: revealed idiot, votes count {rt.config.rules.idiot_weight}")
+
+
 @click.command("alias")
 @config_option
 @click.argument("name")
@@ -337,4 +352,4 @@ def count_now(config_path: str) -> None:
 
 
 commands = [status, drafts, show, approve, edit, reject, night, out, sheriff, card, dismiss,
-            accelerate, substitute, alias, retally, count_now]
+            accelerate, substitute, idiot, alias, retally, count_now]

@@ -189,3 +189,18 @@ def test_cmd_card__accepting_a_proposal_with_another_card(played):
         assert [(c.player, c.color.value) for c in rt.store.cards(player="烧卖")] == [("烧卖", "yellow")]
     finally:
         rt.close()
+
+
+def test_cmd_idiot__recorded_for_the_following_votes(played):
+    _, config = played
+    assert invoke(config, "idiot", "路人甲").exit_code != 0
+    result = invoke(config, "idiot", "小笼包")
+    assert result.exit_code == 0 and "votes count 0" in result.output
+    rt = open_runtime(config)
+    try:
+        from forumbot.game import current_state
+
+        assert "小笼包" in current_state(rt.config, rt.store).idiots_revealed
+        assert any(e.actor == "director" and e.action == "event.idiot" for e in rt.store.audit_log())
+    finally:
+        rt.close()
