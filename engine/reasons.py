@@ -14,6 +14,8 @@ from parsers.models import DeclarationProblem
 
 class Reason(StrEnum):
     VALID = "valid"
+    # the director's own ruling on one post overrides every other
+    DIRECTOR_VOID = "director_void"
     # who
     VOTER_NOT_PLAYER = "voter_not_player"
     VOTER_OUT = "voter_out"
@@ -44,6 +46,7 @@ class Reason(StrEnum):
 
 
 PRECEDENCE: tuple[Reason, ...] = (
+    Reason.DIRECTOR_VOID,
     Reason.VOTER_NOT_PLAYER,
     Reason.VOTER_OUT,
     Reason.BEFORE_START,
@@ -76,6 +79,7 @@ FROM_PROBLEM: dict[DeclarationProblem, Reason] = {
 
 _TEXT: dict[Reason, tuple[str, str]] = {
     Reason.VALID: ("有效", "valid"),
+    Reason.DIRECTOR_VOID: ("导演判定无效", "voided by the director"),
     Reason.VOTER_NOT_PLAYER: ("非玩家角色发帖，不计票", "posted by an account that is not a player"),
     Reason.VOTER_OUT: ("已出局角色投票（诈尸）", "the voter is out"),
     Reason.BEFORE_START: ("投票开始前发帖", "posted before voting opened"),

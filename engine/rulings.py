@@ -143,6 +143,9 @@ def _judge(
     by_pid: dict[int, Ballot],
 ) -> tuple[Reason, str]:
     post, _ = ballot.standing
+    why = state.void_reason(ballot.pid)
+    if why is not None:
+        return Reason.DIRECTOR_VOID, why
     # who
     if seat is None:
         role = ("director" if post.author == state.director

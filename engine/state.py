@@ -74,6 +74,7 @@ class GameState:
     scapegoat: str | None = None  # 双身份: the player whose first identity is 替罪羊
     substitutes: tuple[tuple[str, str], ...] = ()  # (account, seat)
     aliases: tuple[tuple[str, str], ...] = ()  # (alias, seat)
+    voided: tuple[tuple[int, str], ...] = ()  # (pid, why): posts the director ruled void
     days: tuple[DayWindow, ...] = ()
     log: tuple[StateChange, ...] = field(default=(), compare=False)
 
@@ -113,6 +114,13 @@ class GameState:
                 return window
         known = ", ".join(str(d.number) for d in self.days) or "none"
         raise StateError(f"day {number} is not configured (days: {known})")
+
+    def void_reason(self, pid: int) -> str | None:
+        """Why the director voided post ``pid`` (None: not voided)."""
+        for voided, why in self.voided:
+            if voided == pid:
+                return why
+        return None
 
     def accounts(self, seat: str) -> tuple[str, ...]:
         """Every account that posts for a seat: the seat's own and its substitutes."""
@@ -171,6 +179,13 @@ class GameState:
             "alias", {"name": name, "player": player}, None, why,
             aliases=(*self.aliases, (name, player)),
         )
+
+    def void_post(self, pid: int, why: str) -> GameState:
+        """The director rules post ``pid`` void: it counts for nothing and uses nothing up
+        (after a voided vote the player may still vote)."""
+        if self.void_reason(pid) is not None:
+            raise StateError(f"post {pid} is already void")
+        return self._changed("void", {"pid": pid}, None, why, voided=(*self.voided, (pid, why)))
 
     def add_day(self, window: DayWindow) -> GameState:
         others = tuple(d for d in self.days if d.number != window.number)

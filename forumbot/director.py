@@ -131,6 +131,22 @@ def add_alias(rt: Runtime, name: str, alias: str, now: datetime) -> str:
     return player
 
 
+def void_post(rt: Runtime, pid: int, why: str, now: datetime) -> int:
+    """Rule one post void (串号, cheating, a post deleted on the forum…): the tally treats
+    it as void with the director's reason, and the player may still vote."""
+    if not why.strip():
+        raise DirectorError("say why: the reason is shown with the void vote")
+    if not rt.store.has_post(pid):
+        raise DirectorError(f"post {pid} has not been seen in any game thread")
+    state = _state(rt)
+    _check(state, lambda s: s.void_post(pid, why))
+    tid = rt.store.latest(pid).tid
+    days = [d.number for d in state.days if tid in d.threads()]
+    day = days[-1] if days else _day_number(rt, state, None, now)
+    rt.store.append_event(day, EventKind.VOID, {"pid": pid, "why": why}, actor=DIRECTOR, at=now)
+    return day
+
+
 def reveal_idiot(rt: Runtime, name: str, now: datetime) -> str:
     state = _state(rt)
     player = _player(state, name)

@@ -44,6 +44,8 @@ def apply_event(state: GameState, event: Event) -> GameState:
     if kind is EventKind.ACCELERATE:
         window = state.day(event.day)
         return state.add_day(replace(window, accelerated=bool(p.get("accelerated", True))))
+    if kind is EventKind.VOID:
+        return state.void_post(int(p["pid"]), p.get("why", ""))
     if kind is EventKind.NIGHT:
         for player in p.get("out", []):
             if state.out_record(player) is None:

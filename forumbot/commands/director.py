@@ -289,6 +289,23 @@ def substitute(config_path: str, old: str, new: str) -> None:
         click.echo(f"{new} now plays {seat}")
 
 
+@click.command("void")
+@config_option
+@click.argument("pid", type=int)
+@click.option("--why", required=True, help="The reason, shown with the void vote.")
+@friendly
+def void(config_path: str, pid: int, why: str) -> None:
+    """Rule one post void (by its pid, the number in its findpost link), then retally.
+
+    Example: forumbot void 345 --why "串号，导演判废"
+    """
+    with runtime(config_path) as rt:
+        day = lib.void_post(rt, pid, why, _now(rt))
+        data, _ = lib.retally(rt, day, _now(rt))
+        counts = "，".join(f"{k} {v}" for k, v in data["counts"].items()) or "no votes"
+        click.echo(f"post {pid} void; day {day} recounted: {counts}")
+
+
 @click.command("idiot")
 @config_option
 @click.argument("name")
@@ -352,4 +369,4 @@ def count_now(config_path: str) -> None:
 
 
 commands = [status, drafts, show, approve, edit, reject, night, out, sheriff, card, dismiss,
-            accelerate, substitute, idiot, alias, retally, count_now]
+            accelerate, substitute, idiot, void, alias, retally, count_now]

@@ -332,6 +332,17 @@ def alias():
     return _act(change, back=url_for("desk.actions"))
 
 
+@bp.post("/void")
+def void():
+    def change(rt: Runtime, now: datetime) -> str:
+        pid, why = _int("pid"), _field("why")
+        day = director.void_post(rt, pid, why, now)
+        director.retally(rt, day, now)
+        return f"第{day}日 pid {pid} 判为废票（{why}），已重新计票"
+
+    return _act(change, back=url_for("desk.actions"))
+
+
 @bp.post("/retally")
 def retally():
     def change(rt: Runtime, now: datetime) -> str:

@@ -27,6 +27,7 @@ class EventKind(StrEnum):
     ALIAS = "alias"
     IDIOT = "idiot"
     NIGHT = "night"
+    VOID = "void"  # the director rules one post void
 
 
 class CardColor(StrEnum):

@@ -10,7 +10,7 @@ import pytest
 from engine.reasons import PRECEDENCE, Reason, describe
 from engine.rules import PRESETS
 from engine.rulings import rule_votes
-from engine.state import GameState
+from engine.state import GameState, StateError
 from tests.engine.builders import DAY1, DAY2, TALK_TID, Thread, at, change, game, vote
 
 RULES = PRESETS["simple14"]
@@ -232,7 +232,9 @@ def test_rule_votes__sequence_before_target():
 
 
 def test_precedence__is_the_issue_order():
+    """The issue's order, after the director's own ruling on a post (which overrides all)."""
     groups = [
+        ["director_void"],
         ["voter_not_player", "voter_out"],
         ["before_start", "late"],
         ["no_target", "bad_format", "two_targets", "mixed_kinds", "no_reason"],
@@ -303,3 +305,18 @@ def test_day_window__day1_is_separate():
     thread.post("饺子", vote("包子"))
     assert [r.reason.value for r in rule_votes(thread.ballots, game(), 1, RULES)] == ["valid"]
     assert DAY1.deadline - DAY1.start > timedelta(hours=1)
+
+
+def test_rule_votes__director_void_counts_for_nothing_and_uses_nothing_up():
+    """The director rules a post void (e.g. 串号): it is void whatever else it is, and the
+    player may still vote, as after any void post."""
+    thread = Thread()
+    first = thread.post("饺子", vote("包子"))
+    thread.post("饺子", vote("汤圆"))
+    state = game().void_post(first.pid, "串号嫌疑，导演判废")
+    rulings = rule_votes(thread.ballots, state, 2, RULES)
+    assert [(r.reason.value, r.target, r.valid) for r in rulings] == [
+        ("director_void", "包子", False), ("valid", "汤圆", True)]
+    assert rulings[0].detail == "串号嫌疑，导演判废"
+    with pytest.raises(StateError):
+        state.void_post(first.pid, "again")

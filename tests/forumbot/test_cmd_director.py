@@ -204,3 +204,22 @@ def test_cmd_idiot__recorded_for_the_following_votes(played):
         assert any(e.actor == "director" and e.action == "event.idiot" for e in rt.store.audit_log())
     finally:
         rt.close()
+
+
+def test_cmd_void__the_directors_ruling_on_one_post(played):
+    """Day 2: 烧卖's vote for 包子 (the first-seen text) is ruled void by the director:
+    包子 drops to 2 and the ruling carries the director's reason."""
+    game, config = played
+    rt = open_runtime(config)
+    (pid,) = [p.pid for p in rt.store.posts_in_thread(game.world.tids["vote2"])
+              if p.author == "烧卖" and "投票对象" in p.text]
+    rt.close()
+    assert invoke(config, "void", "999999", "--why", "x").exit_code != 0  # never seen: one line
+    assert invoke(config, "void", str(pid)).exit_code != 0  # --why is required
+    result = invoke(config, "void", str(pid), "--why", "串号嫌疑")
+    assert result.exit_code == 0, result.output
+    assert "day 2 recounted" in result.output
+    data = json.loads(invoke(config, "retally", "--day", "2", "--json").output)
+    assert data["counts"]["包子"] == 2
+    (ruling,) = [v for v in data["votes"] if v["pid"] == pid]
+    assert (ruling["valid"], ruling["reason"], ruling["detail"]) == (False, "director_void", "串号嫌疑")

@@ -252,6 +252,10 @@ FORMS = [
      _check_state(lambda s: s.seat_of("替补甲") == "包子" or pytest.fail("no substitute"))),
     ("alias", "/alias", {"alias": "饺饺", "player": "饺子"}, "event.alias",
      lambda rt: None),
+    ("void", "/void", {"pid": "104", "why": "串号嫌疑"}, "event.void",
+     lambda rt: (rt.store.tally(1).data["counts"].get("包子") == 1
+                 and [v["reason"] for v in rt.store.tally(1).data["votes"] if v["pid"] == 104] == ["director_void"])
+     or pytest.fail(rt.store.tally(1).data["counts"])),
     ("retally", "/retally", {"day": "1"}, "retally", lambda rt: rt.store.tally(1) or pytest.fail("no tally")),
     ("count-now", "/count-now", {}, "outbox.", lambda rt: [d for d in rt.outbox.drafts()
                                                           if d.kind is DraftKind.RUNNING_COUNT] or pytest.fail()),
