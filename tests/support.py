@@ -31,7 +31,7 @@ def fixture_dir(name: str) -> Path:
         )
         if require_fixtures():
             pytest.fail(message + "; FORUMBOT_REQUIRE_FIXTURES=1 makes this a failure")
-        pytest.skip(message)
+        pytest.skip(message, allow_module_level=True)
     return path
 
 
