@@ -28,7 +28,7 @@ from forumbot.clock import wait
 from forumbot.drafting import count_body, counts_only
 from forumbot.errors import ForumError, ForumRefused, ForumUnavailable
 from forumbot.game import ballots_for, count_day, current_state, thread_roles
-from forumbot.outbox import Draft, DraftKind, DraftState, PublishOutcome
+from forumbot.outbox import Draft, DraftKind, DraftState, Outbox, PublishOutcome
 from forumbot.runtime import Runtime
 from forumbot.store.records import EventKind, ThreadCursor
 from parsers.models import Post, TimePrecision
@@ -48,6 +48,13 @@ def tally_digest(tally: dict) -> str:
     """What a running count shows, hashed: votes, counts, abstentions, non-voters, result."""
     shown = {k: tally.get(k) for k in ("votes", "counts", "abstain", "non_voters", "result")}
     return hashlib.sha256(json.dumps(shown, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+
+
+def final_draft(outbox: Outbox, day: int) -> Draft | None:
+    """The day's final count that stands: the newest one not rejected (or superseded)."""
+    drafts = [d for d in outbox.drafts() if d.kind is DraftKind.FINAL_COUNT and d.day == day
+              and d.state not in (DraftState.REJECTED, DraftState.SUPERSEDED)]
+    return max(drafts, key=lambda d: d.id, default=None)
 
 
 class ClientPublisher:
@@ -220,7 +227,7 @@ class Agent:
             now < d.deadline + GRACE_AFTER_DEADLINE or not self._final_published(d.number))]
 
     def _final_published(self, day: int) -> bool:
-        draft = self.rt.outbox.by_dedupe_key(f"final_count:day{day}")
+        draft = final_draft(self.rt.outbox, day)
         return draft is not None and draft.state is DraftState.PUBLISHED
 
     def poll(self, now: datetime, report: TickReport) -> None:
@@ -353,14 +360,25 @@ class Agent:
 
     def draft_final_count(self, state: GameState, day: DayWindow, tally: dict, now: datetime,
                           report: TickReport) -> None:
-        key = f"final_count:day{day.number}"
-        if self.rt.outbox.by_dedupe_key(key) is not None:
+        """The day's final count, once. If the director rejected it, a new one is drafted
+        only when the tally has changed since (an alias added, a post voided): rejecting
+        says "not this count", not "draft the same again"."""
+        outbox, store = self.rt.outbox, self.rt.store
+        if final_draft(outbox, day.number) is not None:
+            return
+        digest_key = f"final_count_tally:day{day.number}"
+        digest = tally_digest(tally)
+        earlier = [d for d in outbox.drafts() if d.kind is DraftKind.FINAL_COUNT and d.day == day.number]
+        if earlier and store.get_meta(digest_key) == digest:
             return
         body = count_body(self.rt.env, tally, state=state, rules=self.rt.config.rules, now=now,
                           final=True, hide_voters=self._hide_voters())
         assert day.vote_thread is not None
-        draft = self.rt.outbox.create_draft(DraftKind.FINAL_COUNT, day.vote_thread, body, now=now,
-                                            day=day.number, dedupe_key=key)
+        key = f"final_count:day{day.number}" + (f":{len(earlier) + 1}" if earlier else "")
+        with store.write():
+            draft = outbox.create_draft(DraftKind.FINAL_COUNT, day.vote_thread, body, now=now,
+                                        day=day.number, dedupe_key=key)
+            store.set_meta(digest_key, digest)
         report.drafts.append(draft)
         log.info("drafted final count #%d for day %d (%s)", draft.id, day.number, draft.state.value)
 
@@ -369,7 +387,7 @@ class Agent:
         the player voted out (or the sheriff elected on day 1). The approval is the
         decision; publishing may lag behind it (a forum outage) without holding the game."""
         key = f"result_applied:day{day.number}"
-        final = self.rt.outbox.by_dedupe_key(f"final_count:day{day.number}")
+        final = final_draft(self.rt.outbox, day.number)
         decided = (DraftState.APPROVED, DraftState.PUBLISHING, DraftState.PUBLISHED)
         if self.rt.store.get_meta(key) or final is None or final.state not in decided:
             return

@@ -15,7 +15,7 @@ from typing import Callable
 import httpx
 
 from forumbot import director
-from forumbot.agent import Agent, TickReport
+from forumbot.agent import Agent, TickReport, final_draft
 from forumbot.runtime import Runtime, make_client, open_runtime
 from forumbot.scenario import BOT, Action, Driver, GamePlan, World, build_world, write_config
 from forumbot.simulator import SimClock
@@ -130,7 +130,7 @@ def play_in_process(plan: GamePlan, workdir: Path, *, faults: FaultPlan | None =
 
 
 def final_published(rt: Runtime, day: int) -> bool:
-    draft = rt.outbox.by_dedupe_key(f"final_count:day{day}")
+    draft = final_draft(rt.outbox, day)
     return draft is not None and draft.state.value == "published"
 
 

@@ -13,6 +13,7 @@ import os
 import pytest
 from click.testing import CliRunner
 
+from forumbot import director
 from forumbot.cli import main
 from forumbot.demo import play, setup_game
 from forumbot.outbox import DraftKind, DraftState
@@ -223,3 +224,26 @@ def test_cmd_void__the_directors_ruling_on_one_post(played):
     assert data["counts"]["包子"] == 2
     (ruling,) = [v for v in data["votes"] if v["pid"] == pid]
     assert (ruling["valid"], ruling["reason"], ruling["detail"]) == (False, "director_void", "串号嫌疑")
+
+
+def test_final_count__rejected_then_redrafted_only_after_a_correction(tmp_path):
+    """The director rejects day 2's final count, adds what was missing (here: voids a post)
+    and gets a new final count with the corrected tally; a rejection alone redrafts nothing."""
+    game = setup_game(tmp_path)
+    try:
+        play(game, until=at(2, "21:00"))
+        play(game, until=at(2, "21:50"), approve=False)
+        rt = game.rt
+        (final,) = [d for d in director.waiting(rt) if d.kind is DraftKind.FINAL_COUNT]
+        director.reject(rt, final.id, "烧卖的票有争议", game.clock.now())
+        play(game, until=at(2, "22:10"), approve=False)
+        assert not [d for d in director.waiting(rt) if d.kind is DraftKind.FINAL_COUNT]
+        (pid,) = [p.pid for p in rt.store.posts_in_thread(game.world.tids["vote2"])
+                  if p.author == "烧卖" and "投票对象" in p.text]
+        director.void_post(rt, pid, "串号嫌疑", game.clock.now())
+        play(game, until=at(2, "22:30"), approve=False)
+        (again,) = [d for d in director.waiting(rt) if d.kind is DraftKind.FINAL_COUNT]
+        assert "[b]结果：月饼 出局[/b]" in again.body and "烧卖：导演判定无效" in again.body
+    finally:
+        game.close()
+        game.sim.stop()
