@@ -369,10 +369,14 @@ def count_now(rt: Runtime, now: datetime) -> Draft:
     day = day_at(state, now)
     if day is None or day.vote_thread is None:
         raise DirectorError("no voting day is under way")
+    if now >= day.deadline:
+        # A running count is published without approval; after the deadline only the
+        # final count (which the director approves) speaks for the day.
+        raise DirectorError(f"day {day.number}'s voting is over: approve its final count "
+                            "(reject it after a correction and the bot drafts a new one)")
     data, _ = retally(rt, day.number, now)
     state = state_for_day(rt.config, rt.store, day.number)
-    final = now >= day.deadline
-    body = count_body(rt.env, data, state=state, rules=rt.config.rules, now=now, final=final,
+    body = count_body(rt.env, data, state=state, rules=rt.config.rules, now=now, final=False,
                       hide_voters=counts_only(rt.config.rules, rt.settings.agent.counts_only))
     return rt.outbox.create_draft(DraftKind.RUNNING_COUNT, day.vote_thread, body, now=now, day=day.number,
                                   actor=DIRECTOR)
