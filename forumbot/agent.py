@@ -27,7 +27,7 @@ from forumbot.client import DiscuzClient, ThreadCursor as ClientCursor
 from forumbot.clock import wait
 from forumbot.drafting import count_body, counts_only
 from forumbot.errors import ForumError, ForumRefused, ForumUnavailable
-from forumbot.game import ballots_for, count_day, current_state, thread_roles
+from forumbot.game import ballots_for, count_day, current_state
 from forumbot.outbox import Draft, DraftKind, DraftState, Outbox, PublishOutcome
 from forumbot.runtime import Runtime
 from forumbot.store.records import EventKind, ThreadCursor
@@ -50,11 +50,24 @@ def tally_digest(tally: dict) -> str:
     return hashlib.sha256(json.dumps(shown, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
 
 
+def final_drafts(outbox: Outbox, day: int) -> list[Draft]:
+    """Every final count drafted for ``day``, oldest first (dedupe keys final_count:dayN,
+    then final_count:dayN:2, :3… after rejections: one indexed lookup each)."""
+    found: list[Draft] = []
+    while (draft := outbox.by_dedupe_key(_final_key(day, len(found) + 1))) is not None:
+        found.append(draft)
+    return found
+
+
+def _final_key(day: int, number: int) -> str:
+    return f"final_count:day{day}" + (f":{number}" if number > 1 else "")
+
+
 def final_draft(outbox: Outbox, day: int) -> Draft | None:
     """The day's final count that stands: the newest one not rejected (or superseded)."""
-    drafts = [d for d in outbox.drafts() if d.kind is DraftKind.FINAL_COUNT and d.day == day
-              and d.state not in (DraftState.REJECTED, DraftState.SUPERSEDED)]
-    return max(drafts, key=lambda d: d.id, default=None)
+    standing = [d for d in final_drafts(outbox, day)
+                if d.state not in (DraftState.REJECTED, DraftState.SUPERSEDED)]
+    return standing[-1] if standing else None
 
 
 class ClientPublisher:
@@ -364,17 +377,17 @@ class Agent:
         only when the tally has changed since (an alias added, a post voided): rejecting
         says "not this count", not "draft the same again"."""
         outbox, store = self.rt.outbox, self.rt.store
-        if final_draft(outbox, day.number) is not None:
+        earlier = final_drafts(outbox, day.number)
+        if any(d.state not in (DraftState.REJECTED, DraftState.SUPERSEDED) for d in earlier):
             return
         digest_key = f"final_count_tally:day{day.number}"
         digest = tally_digest(tally)
-        earlier = [d for d in outbox.drafts() if d.kind is DraftKind.FINAL_COUNT and d.day == day.number]
         if earlier and store.get_meta(digest_key) == digest:
             return
         body = count_body(self.rt.env, tally, state=state, rules=self.rt.config.rules, now=now,
                           final=True, hide_voters=self._hide_voters())
         assert day.vote_thread is not None
-        key = f"final_count:day{day.number}" + (f":{len(earlier) + 1}" if earlier else "")
+        key = _final_key(day.number, len(earlier) + 1)
         with store.write():
             draft = outbox.create_draft(DraftKind.FINAL_COUNT, day.vote_thread, body, now=now,
                                         day=day.number, dedupe_key=key)
@@ -410,9 +423,15 @@ class Agent:
         key = f"proposed:day{day.number}"
         if self.rt.store.get_meta(key):
             return
-        # Lurking over several days counts the earlier days' discussion threads too.
-        everything = ballots_for(self.rt.store, thread_roles(state).items())
-        for proposal in propose_cards(everything, state, day.number, self.rt.config.rules, result):
+        # Lurking over several days counts the earlier days' threads too (only those).
+        span = self.rt.config.rules.lurk_span_days
+        tids: dict[int, str] = {}
+        for d in state.days:
+            if day.number - span < d.number <= day.number:
+                for tid, role in d.threads().items():
+                    tids.setdefault(tid, role)
+        ballots = ballots_for(self.rt.store, tids.items())
+        for proposal in propose_cards(ballots, state, day.number, self.rt.config.rules, result):
             # The rules name a card only for some offences (no vote → yellow); for the
             # others the proposal suggests the mildest, and the director decides.
             self.rt.store.propose_card(
