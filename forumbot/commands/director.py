@@ -25,6 +25,10 @@ def _now(rt):
     return rt.clock.now()
 
 
+def _counts(tally: dict) -> str:
+    return "，".join(f"{k} {v}" for k, v in tally["counts"].items()) or "no votes"
+
+
 def _draft_line(d) -> str:
     return f"#{d.id} {d.kind.value} thread {d.tid} day {d.day or '-'} [{d.state.value}]"
 
@@ -302,8 +306,7 @@ def void(config_path: str, pid: int, why: str) -> None:
     with runtime(config_path) as rt:
         day = lib.void_post(rt, pid, why, _now(rt))
         data, _ = lib.retally(rt, day, _now(rt))
-        counts = "，".join(f"{k} {v}" for k, v in data["counts"].items()) or "no votes"
-        click.echo(f"post {pid} void; day {day} recounted: {counts}")
+        click.echo(f"post {pid} void; day {day} recounted: {_counts(data)}")
 
 
 @click.command("idiot")
@@ -350,8 +353,7 @@ def retally(config_path: str, day: int, as_json: bool) -> None:
         if as_json:
             click.echo(json.dumps(data, ensure_ascii=False, indent=2))
         else:
-            counts = "，".join(f"{k} {v}" for k, v in data["counts"].items()) or "no votes"
-            click.echo(f"day {day}: {counts}; abstain {data['abstain']}; "
+            click.echo(f"day {day}: {_counts(data)}; abstain {data['abstain']}; "
                        f"{'changed' if changed else 'unchanged'}")
 
 
