@@ -101,13 +101,8 @@ def play(game: Game, *, until: datetime = END, step: timedelta = timedelta(minut
 
 
 def bot_posts(game: Game) -> list[tuple[str, int, str]]:
-    """(thread subject, pid, message) of every post the bot made, in order."""
-    out = []
-    for key, tid in game.world.tids.items():
-        for post in game.sim.posts(tid):
-            if post.author == BOT:
-                out.append((post.subject or key, post.pid, post.message))
-    return sorted(out, key=lambda x: x[1])
+    """(thread key, pid, message) of every post the bot made, in order."""
+    return game.world.bot_posts()
 
 
 def keep_up(seconds: float | None, out) -> None:

@@ -172,6 +172,12 @@ class World:
     sim: Simulator
     tids: dict[str, int]
 
+    def bot_posts(self, bot: str = BOT) -> list[tuple[str, int, str]]:
+        """(thread key, pid, message) of every post ``bot`` made, by pid."""
+        out = [(key, p.pid, p.message) for key, tid in self.tids.items()
+               for p in self.sim.posts(tid) if p.author == bot]
+        return sorted(out, key=lambda x: x[1])
+
 
 def build_world(sim: Simulator, plan: GamePlan | None = None) -> World:
     """The game's accounts and threads on ``sim`` (the demo game unless ``plan`` is given).

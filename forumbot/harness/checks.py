@@ -64,10 +64,7 @@ class PostAudit:
 
 def bot_posts(world: World, bot: str = BOT) -> list[tuple[str, int, str]]:
     """(thread key, pid, message) of every post the bot made, by pid."""
-    out = []
-    for key, tid in world.tids.items():
-        out += [(key, p.pid, p.message) for p in world.sim.posts(tid) if p.author == bot]
-    return sorted(out, key=lambda x: x[1])
+    return world.bot_posts(bot)
 
 
 def audit_posts(world: World, outbox: Outbox) -> PostAudit:
