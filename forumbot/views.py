@@ -80,15 +80,6 @@ def format_left(delta: timedelta) -> str:
     return "".join(parts)
 
 
-def standing_votes(votes: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    """The valid vote event that stands for each voter: the last valid one in post order."""
-    standing: dict[str, dict[str, Any]] = {}
-    for vote in votes:
-        if vote.get("valid"):
-            standing[vote["voter"]] = vote
-    return standing
-
-
 def _ref(vote: dict[str, Any]) -> VoterRef:
     return VoterRef(
         name=vote["voter"],
@@ -151,10 +142,10 @@ def count_view(
     request_by: str | None = None,
 ) -> CountView:
     votes: list[dict[str, Any]] = list(tally.get("votes", []))
-    standing = standing_votes(votes)
+    standing = [v for v in votes if v.get("final")]  # the engine marks each voter's standing vote
     by_target: dict[str, list[VoterRef]] = {}
     abstain: list[VoterRef] = []
-    for vote in standing.values():
+    for vote in standing:
         target = vote.get("target")
         if target == ABSTAIN:
             abstain.append(_ref(vote))

@@ -45,9 +45,9 @@ def _tally():
         "ruleset": "s10",
         "deadline": DEADLINE.isoformat(),
         "votes": [
-            {"floor": 2, "pid": 3, "voter": "饺子", "kind": "vote", "target": "包子", "weight": 2, "valid": True, "reason": None},
-            {"floor": 3, "pid": 4, "voter": "[b]坏人[/b]", "kind": "vote", "target": "饺子", "weight": 1, "valid": True, "reason": None},
-            {"floor": 4, "pid": 5, "voter": "汤圆", "kind": "vote", "target": "弃权", "weight": 1, "valid": True, "reason": None},
+            {"floor": 2, "pid": 3, "voter": "饺子", "kind": "vote", "target": "包子", "weight": 2, "valid": True, "final": True, "reason": None},
+            {"floor": 3, "pid": 4, "voter": "[b]坏人[/b]", "kind": "vote", "target": "饺子", "weight": 1, "valid": True, "final": True, "reason": None},
+            {"floor": 4, "pid": 5, "voter": "汤圆", "kind": "vote", "target": "弃权", "weight": 1, "valid": True, "final": True, "reason": None},
             {"floor": 6, "pid": 7, "voter": "月饼", "kind": "change", "target": None, "weight": 1, "valid": False, "reason": "change_without_quote"},
             {"floor": 7, "pid": 8, "voter": "导演", "kind": "vote", "target": None, "weight": 0, "valid": False, "reason": "voter_not_player"},
         ],
