@@ -75,7 +75,7 @@ def current_state(config: GameConfig, store: Store, *, as_of: datetime | None = 
 
 def state_for_day(config: GameConfig, store: Store, day: int) -> GameState:
     """The state a day is tallied with: timed events before its deadline, all corrections."""
-    deadline = current_state(config, store).day(day).deadline
+    deadline = config.state.day(day).deadline  # events never move a deadline
     return current_state(config, store, as_of=deadline)
 
 
