@@ -273,28 +273,18 @@ class Agent:
             log.info("thread %d: %d new post(s), %d edited", tid, len(result.new), len(result.edited))
 
     def backfill(self, tid: int) -> tuple[list[Post], ClientCursor]:
-        """A whole thread, page by page (first start, or a rescan at the deadline)."""
-        first = self.client.fetch_page(tid, 1)
-        pages = [first]
-        total = first.total_pages
-        tick = self.progress(tid, total) if (self.progress and total > 1) else None
-        if tick:
-            tick(1)
-        page_no = first.page
-        while page_no < total:
-            page = self.client.fetch_page(tid, page_no + 1)
-            if page.page <= page_no:  # clamped: the thread shrank meanwhile
-                break
-            pages.append(page)
-            page_no, total = page.page, max(total, page.total_pages)
-            if tick:
-                tick(page_no)
-        posts: dict[int, Post] = {}
-        for page in pages:
-            for post in page.posts:
-                posts.setdefault(post.pid, post)
-        last_pid = max(posts, default=0)
-        return list(posts.values()), ClientCursor(tid, page_no, last_pid, total, first.posts_per_page)
+        """A whole thread, page by page (first start, or a rescan at the deadline), with
+        a progress bar when it has more than one page."""
+        bar: Callable[[int], None] | None = None
+
+        def on_page(page: int, total: int) -> None:
+            nonlocal bar
+            if bar is None and self.progress is not None and total > 1:
+                bar = self.progress(tid, total)
+            if bar is not None:
+                bar(page)
+
+        return self.client.read_new(ClientCursor(tid), on_page=on_page)
 
     # ------------------------------------------------------------------ deciding
 

@@ -291,13 +291,16 @@ class DiscuzClient:
             self._fids[tid] = int(fid)
         return result
 
-    def read_new(self, cursor: ThreadCursor) -> tuple[list[Post], ThreadCursor]:
+    def read_new(
+        self, cursor: ThreadCursor, *, on_page: Callable[[int, int], None] | None = None
+    ) -> tuple[list[Post], ThreadCursor]:
         """Posts of every page from the cursor's last page on, and the advanced cursor.
 
         Returns all posts of the pages fetched (so edits of posts on the last page come
         back too); ``cursor.is_new(post)`` (the *old* cursor) tells which are new. A poll
         with nothing new costs one request: the last page, whose pids are all known and
-        whose page count did not grow.
+        whose page count did not grow. A fresh ``ThreadCursor(tid)`` reads the whole
+        thread; ``on_page(page, total)`` is told after each page (a progress bar).
         """
         first = self.fetch_page(cursor.tid, cursor.last_page)
         if first.page < cursor.last_page:
@@ -308,12 +311,16 @@ class DiscuzClient:
         seen: dict[int, Post] = {}
         pages = [first]
         current, total = first.page, first.total_pages
+        if on_page:
+            on_page(current, total)
         while current < total:
             following = self.fetch_page(cursor.tid, current + 1)
             if following.page <= current:  # clamped: the thread shrank meanwhile
                 break
             pages.append(following)
             current, total = following.page, following.total_pages
+            if on_page:
+                on_page(current, total)
         for p in pages:
             for post in p.posts:
                 seen.setdefault(post.pid, post)  # stuck replies repeat: dedupe by pid

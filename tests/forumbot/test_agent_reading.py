@@ -55,9 +55,13 @@ def test_agent_first_start_after_a_deadline__reads_each_thread_once(tmp_path):
     game = setup_game(tmp_path, clock=clock)
     try:
         game.driver.apply_due(at(2, "10:00"))  # day 1 fully played before the bot starts
+        bars: dict[int, list[int]] = {}
+        game.agent.progress = lambda tid, total: bars.setdefault(tid, [total]).append
         game.agent.start()
         before = len(game.sim.requests)
         game.agent.tick()
+        # day 1's discussion (37 posts, 4 pages) gets a progress bar: its total, then each page
+        assert bars == {game.world.tids["talk1"]: [4, 1, 2, 3, 4]}, bars
         tids = {game.world.tids[k] for k in ("progress", "talk1", "vote1", "talk2", "vote2")}
         pages = [r for r in game.sim.requests[before:] if r.query.get("mod") == "viewthread"]
         per_thread = {}
