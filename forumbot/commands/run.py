@@ -50,7 +50,8 @@ def run(config_path: str, once: bool, verbose: bool, with_desk: bool, desk_host:
 
     with runtime(config_path) as rt:
         setup_logging(verbose, rt.settings.agent.log_file)
-        client = make_client(rt)
+        stop = threading.Event()  # set by SIGINT/SIGTERM: ends even a retry's backoff at once
+        client = make_client(rt, stop=stop)
         console = Console(stderr=True)
         progress = Progress(TextColumn("backfill thread {task.fields[tid]}"), BarColumn(),
                             MofNCompleteColumn(), console=console, transient=True)
@@ -60,7 +61,6 @@ def run(config_path: str, once: bool, verbose: bool, with_desk: bool, desk_host:
             return lambda page: progress.update(task, completed=page)
 
         agent = Agent(rt, client, progress=track)
-        stop = threading.Event()
 
         def ask_stop(signum, _frame):
             log.info("signal %s: stopping after this pass", signal.Signals(signum).name)
@@ -76,12 +76,16 @@ def run(config_path: str, once: bool, verbose: bool, with_desk: bool, desk_host:
         try:
             with progress:
                 agent.start()
-                agent.run(stop, max_ticks=1 if once else None)
+                report = agent.run(stop, max_ticks=1 if once else None)
         finally:
             if desk is not None:
                 desk.stop()
         client.save_session()
         log.info("stopped cleanly")
+        if once and report is not None and (report.unreachable or client.login_blocked is not None):
+            why = (f"could not reach the forum at {client.base_url}" if report.unreachable
+                   else f"could not log in: {client.login_blocked}")
+            raise click.ClickException(f"this pass was incomplete: {why}")
 
 
 commands = [run]
