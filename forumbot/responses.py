@@ -340,8 +340,12 @@ def _classify_ajax(text: str, base: dict) -> ForumReply:
 def _classify_html(text: str, base: dict) -> ForumReply:
     m = _MESSAGETEXT.search(text)
     if m is None:
-        if (m72 := _MESSAGE_72.search(text)) is not None:
-            return _classify_html_72(*m72.groups(), base)
+        for m72 in _MESSAGE_72.finditer(text):
+            # The 7.2 login page carries an empty, hidden alert_right box (the ajax login's
+            # answer goes there): only a box with words is a message.
+            found = _classify_html_72(*m72.groups(), base)
+            if found is not None:
+                return found
         return ForumReply(ReplyKind.PAGE, ReplyFormat.HTML, **base)
     alert, inner = m.groups()
     if alert == "alert_right":
@@ -363,12 +367,14 @@ def _classify_html(text: str, base: dict) -> ForumReply:
     return _refused(msg, {}, ReplyFormat.HTML, base)
 
 
-def _classify_html_72(alert: str, inner: str, base: dict) -> ForumReply:
+def _classify_html_72(alert: str, inner: str, base: dict) -> ForumReply | None:
     """7.2's message box: every ``<p>`` but the link row is the message (the no-permission
     page says 您无权进行当前操作，原因如下： and gives the reason in the next one)."""
     texts = [_plain(_SCRIPTS.sub("", body)) for cls, body in _PARAS.findall(inner)
              if cls != "alert_btnleft"]
     msg = " ".join(t for t in texts if t)
+    if not msg:
+        return None
     href = _BTN_HREF.search(inner)
     url = unescape(href.group(1)) if href else None
     if url and url.startswith("javascript:"):

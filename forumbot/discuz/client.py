@@ -239,7 +239,13 @@ class DiscuzClient:
 
     def _login(self) -> int:
         dialect = self.dialect()
-        form = self.form(dialect.login_form_path())
+        response, reply = self.transport.call("GET", dialect.login_form_path())
+        if reply.kind is ReplyKind.REFUSED:
+            raise refusal_for(reply)
+        if reply.key == "login_succeed" and auth_cookie(self.http.cookies) is not None:
+            # The jar's session is still good: the forum answers 欢迎您回来 to the form.
+            return self._logged_in_as(page_facts(response), formhash=None)
+        form = FormPage(self.transport.text_of(response), str(response.request.url))
         if dialect.has_captcha(form.text):
             raise CaptchaRequired(
                 "the login form asks for a captcha; the bot cannot answer it (the forum's admin "
@@ -257,12 +263,18 @@ class DiscuzClient:
                 reply.message or "login answered without an auth cookie",
                 key=reply.key, values=reply.values, response=response,
             )
-        self._logged_in = True
         self.uid = int(reply.values["uid"]) if reply.values.get("uid", "").isdigit() else None
         # The formhash changes at login (DISCUZ.md §1.5): read it, and the uid, afresh.
-        response, _ = self.transport.call("GET", dialect.home_path)
-        facts = page_facts(response)
-        self._formhash = facts.get("formhash") or self._formhash
+        if dialect.after_login_path is not None:
+            response, _ = self.transport.call("GET", dialect.after_login_path)
+            facts = page_facts(response)
+            return self._logged_in_as(facts, formhash=facts.get("formhash") or self._formhash)
+        # The answer page was rendered before the login took: its formhash is a guest's.
+        return self._logged_in_as(page_facts(response), formhash=None)
+
+    def _logged_in_as(self, facts: dict[str, str], *, formhash: str | None) -> int:
+        self._logged_in = True
+        self._formhash = formhash
         self.uid = int(facts.get("uid", "0")) or self.uid
         if not self.uid:
             self._logged_in = False

@@ -48,7 +48,7 @@ _EXCERPT_CHARS = 100  # messagecutstr($message, 100)
 class D72Dialect(Dialect):
     generation = Generation.D72
     has_mobile_api = False
-    home_path = "index.php"
+    after_login_path = None  # 欢迎您回来 page: discuz_uid = N
 
     def login_form_path(self) -> str:
         return "logging.php?action=login"

@@ -72,7 +72,10 @@ class Context(Protocol):
 class Dialect(ABC):
     generation: ClassVar[Generation]
     has_mobile_api: ClassVar[bool] = False
-    home_path: ClassVar[str]  # a page every visitor may read: login state, formhash
+    # The page read right after logging in for the new uid and formhash (the formhash
+    # changes at login); None: the login answer itself shows the uid, and forms are read
+    # before every post anyway.
+    after_login_path: ClassVar[str | None]
 
     # -------------------------------------------------------------- login
 

@@ -151,7 +151,7 @@ class Transport:
                     reason=reason, sent=True, response=response,
                 )
             if follow and method == "GET" and reply.kind is ReplyKind.REDIRECT and reply.forward_url:
-                url = urljoin(url, reply.forward_url.replace("BASE/", self.base_url))
+                url = urljoin(url, reply.forward_url.replace("BASE/", self.base_url)).split("#")[0]
                 continue
             return response, reply
         raise ForumUnavailable(f"{method} {path}: too many redirects", reason=UnavailableReason.DROPPED, sent=True)

@@ -34,7 +34,7 @@ _EDIT_FIELDS = ("formhash", "posttime", "delattachop", "fid", "tid", "pid", "pag
 class X3Dialect(Dialect):
     generation = Generation.X3
     has_mobile_api = True
-    home_path = "forum.php"
+    after_login_path = "forum.php"
 
     def login_form_path(self) -> str:
         return "member.php?mod=logging&action=login"
