@@ -141,7 +141,8 @@ class _Reader:
         self.known(table, FORUM_KEYS, "[forum]")
         base_url = self.text(table, "base_url", "[forum].base_url", required=False)
         if base_url is not None and (problem := base_url_problem(base_url)) is not None:
-            raise self.fail("[forum].base_url", f"{problem}: {base_url!r} (e.g. http://bbs.example.com/ "
+            shown = repr(base_url) if "@" not in base_url else "(not shown: it holds a password)"
+            raise self.fail("[forum].base_url", f"{problem}: {shown} (e.g. http://bbs.example.com/ "
                                                 "or http://example.com/bbs/)")
         name = self.text(table, "timezone", "[forum].timezone", required=False) or DEFAULT_TIMEZONE
         try:

@@ -5,7 +5,8 @@ and GBK: ../shared/fixtures/discuz-x3*, discuz-7.2*):
 
 1. ``<meta name="generator" content="Discuz! X3.5" />`` / ``content="Discuz! 7.2"`` — in
    every default-template page of both, the site-closed and message pages included;
-2. the footer ``Powered by <strong>…Discuz!…</strong> <em>X3.5</em>`` / ``<em>7.2</em>``;
+2. the footer ``Powered by <strong>…Discuz!…</strong> <em>X3.5</em>`` / ``<em>7.2</em>``
+   (``Powered by Discuz! 7.2`` in plain text on the printable view);
 3. the URL scheme of the page's own links, which no theme can change without breaking
    the site: X3 routes through ``forum.php?mod=…`` and ``member.php?mod=logging``; 7.2 has
    one script per page (``viewthread.php?tid=``, ``forumdisplay.php?fid=``,
@@ -30,7 +31,11 @@ class Generation(StrEnum):
 
 
 _GENERATOR = re.compile(r"<meta\s+name=[\"']generator[\"']\s+content=[\"']Discuz!\s*(X?)\s*(\d+)", re.I)
-_POWERED = re.compile(r"Powered by\s*<strong>.*?Discuz!.*?</strong>\s*<em>\s*(X?)\s*(\d+)", re.I | re.S)
+# "Powered by <strong><a …>Discuz!</a></strong> <em>X3.5</em>", or plain text on the
+# printable view: "Powered by Discuz! 7.2".
+_POWERED = re.compile(
+    r"Powered by\s*(?:<strong>(?:(?!</strong>).)*?Discuz!(?:(?!</strong>).)*</strong>\s*<em>|Discuz!)"
+    r"\s*(X?)\s*(\d+)", re.I | re.S)
 _X3_LINKS = re.compile(r"(?:forum|member|home|portal|misc)\.php\?mod=")
 _D72_LINKS = re.compile(r"(?:viewthread\.php\?tid=|forumdisplay\.php\?fid=|logging\.php\?action=)")
 
