@@ -110,7 +110,8 @@ class Transport:
 
     def shown(self, url: str) -> str:
         """The URL as logged: relative to the forum root (query strings never hold secrets)."""
-        return url[len(self.base_url):] if url.startswith(self.base_url) else urlsplit(url).path
+        shown = url[len(self.base_url):] if url.startswith(self.base_url) else urlsplit(url).path
+        return shown or "/"  # the front page
 
     # ------------------------------------------------------------------ requests
 
@@ -127,7 +128,7 @@ class Transport:
         return call_with_retry(
             lambda: self._send(method, path, data=data, referer=referer, follow=follow),
             policy=self.retry_policy,
-            describe=f"{method} {path}",
+            describe=f"{method} {path or '/'}",
             idempotent=(method == "GET") if idempotent is None else idempotent,
             sleep=self.pause,
         )
@@ -147,14 +148,15 @@ class Transport:
                     else UnavailableReason.TRUNCATED
                 )
                 raise ForumUnavailable(
-                    f"{method} {path}: {reply.key or 'no usable answer'} (HTTP {response.status_code})",
+                    f"{method} {path or '/'}: {reply.key or 'no usable answer'} (HTTP {response.status_code})",
                     reason=reason, sent=True, response=response,
                 )
             if follow and method == "GET" and reply.kind is ReplyKind.REDIRECT and reply.forward_url:
                 url = urljoin(url, reply.forward_url.replace("BASE/", self.base_url)).split("#")[0]
                 continue
             return response, reply
-        raise ForumUnavailable(f"{method} {path}: too many redirects", reason=UnavailableReason.DROPPED, sent=True)
+        raise ForumUnavailable(f"{method} {path or '/'}: too many redirects", reason=UnavailableReason.DROPPED,
+                               sent=True)
 
     def _exchange(self, method: str, url: str, *, data: dict[str, str] | None, referer: str | None) -> httpx.Response:
         self._check_stop()
