@@ -320,8 +320,8 @@ class DiscuzClient:
         except ValueError:
             doc = None
         on = isinstance(doc, dict) and bool(doc.get("discuzversion") or doc.get("pluginversion"))
-        if on and not self.transport._charset_fixed and isinstance(doc.get("charset"), str):
-            self.transport._charset = doc["charset"].lower()
+        if on and isinstance(doc.get("charset"), str):
+            self.transport.adopt_charset(doc["charset"])
         self._use_api = on
         return on
 

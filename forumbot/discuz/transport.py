@@ -83,6 +83,11 @@ class Transport:
     def charset(self) -> str:
         return self._charset
 
+    def adopt_charset(self, name: str) -> None:
+        """Use the charset the forum names (the mobile API's ``charset``) unless one was set."""
+        if not self._charset_fixed:
+            self._charset = name.lower()
+
     @property
     def cookies(self) -> httpx.Cookies:
         return self.http.cookies
