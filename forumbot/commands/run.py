@@ -38,7 +38,9 @@ def setup_logging(verbose: bool, log_file=None) -> None:
 def run(config_path: str, once: bool, verbose: bool, with_desk: bool, desk_host: str, desk_port: int) -> None:
     """Run the agent beside the game: poll, rule, tally, draft, publish approved posts.
 
-    It keeps going until Ctrl-C or SIGTERM (a clean stop: the current pass finishes).
+    It keeps going until Ctrl-C or SIGTERM (a clean stop within a second: waits and
+    retries end at once; a post cut short is looked up before it is ever sent again).
+    With --once it exits 1 when the pass could not reach the forum or log in.
     The password comes from FORUMBOT_PASSWORD or [bot].password_file.
 
     With --desk the director's web page is served too (http://127.0.0.1:8765/).
@@ -63,7 +65,7 @@ def run(config_path: str, once: bool, verbose: bool, with_desk: bool, desk_host:
         agent = Agent(rt, client, progress=track)
 
         def ask_stop(signum, _frame):
-            log.info("signal %s: stopping after this pass", signal.Signals(signum).name)
+            log.info("signal %s: stopping (no new request; waits end now)", signal.Signals(signum).name)
             stop.set()
 
         signal.signal(signal.SIGINT, ask_stop)
