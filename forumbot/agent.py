@@ -500,9 +500,11 @@ class Agent:
             self._note(report, "publish", exc)
             return
         for outcome in outcomes:
-            log.info("outbox #%d: %s%s", outcome.draft_id, outcome.how.value,
+            log.info("outbox #%d: %s%s%s", outcome.draft_id, outcome.how.value,
                      f" as pid {outcome.pid}" if outcome.pid else
-                     (f" ({outcome.error})" if outcome.error else ""))
+                     (f" ({outcome.error})" if outcome.error else ""),
+                     " (held for moderation: invisible until a moderator releases it)"
+                     if outcome.moderated else "")
         report.published += outcomes
 
 
