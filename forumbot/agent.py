@@ -23,7 +23,7 @@ from typing import Callable
 from engine.activity import propose_cards
 from engine.state import DayWindow, GameState
 from engine.tally import TallyResult
-from forumbot.client import DiscuzClient, ThreadCursor as ClientCursor
+from forumbot.discuz import DiscuzClient, ReplyResult, ThreadCursor as ClientCursor
 from forumbot.clock import wait
 from forumbot.drafting import count_body, counts_only
 from forumbot.errors import ForumError, ForumRefused, ForumUnavailable
@@ -76,8 +76,8 @@ class ClientPublisher:
     def __init__(self, client: DiscuzClient) -> None:
         self.client = client
 
-    def reply(self, tid: int, message: str, *, quote_pid: int | None = None) -> int | None:
-        return self.client.reply(tid, message, quote_pid=quote_pid).pid
+    def reply(self, tid: int, message: str, *, quote_pid: int | None = None) -> ReplyResult:
+        return self.client.reply(tid, message, quote_pid=quote_pid)
 
     def edit(self, tid: int, pid: int, message: str) -> None:
         self.client.edit(tid, pid, message)
@@ -86,6 +86,8 @@ class ClientPublisher:
         # Search back as far as it takes: the default (last 3 pages) misses a post that
         # 30+ replies followed while the agent was down, and it would be sent twice.
         # Found posts end the search early; only a post that never arrived costs a full read.
+        # A post a moderator has not released yet is not taken (it is not published); once
+        # released it is found wherever it landed.
         post = self.client.find_post_by_marker(tid, marker, max_pages=MARKER_SEARCH_PAGES)
         return post.pid if post is not None else None
 
@@ -98,6 +100,7 @@ class TickReport:
     drafts: list[Draft] = field(default_factory=list)
     published: list[PublishOutcome] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    unreachable: bool = False  # some request found the forum unavailable (down, 5xx, timeout)
 
 
 ProgressFactory = Callable[[int, int], Callable[[int], None]]
@@ -161,18 +164,20 @@ class Agent:
             return "api"
         return "html"
 
-    def run(self, stop: threading.Event, *, max_ticks: int | None = None) -> None:
+    def run(self, stop: threading.Event, *, max_ticks: int | None = None) -> TickReport | None:
         """Tick until ``stop`` is set. Errors back off exponentially (with jitter) and
-        are logged; they never end the run."""
+        are logged; they never end the run. Returns the last pass's report."""
         failures = 0
         ticks = 0
+        report = None
         while not stop.is_set():
             report = self.tick()
             ticks += 1
             failures = failures + 1 if report.errors else 0
             if max_ticks is not None and ticks >= max_ticks:
-                return
+                return report
             self._wait(stop, self._interval(failures))
+        return report
 
     def _interval(self, failures: int) -> float:
         a = self.rt.settings.agent
@@ -229,6 +234,7 @@ class Agent:
     def _note(self, report: TickReport, what: str, exc: Exception) -> None:
         kind = "unavailable" if isinstance(exc, ForumUnavailable) else (
             "refused" if isinstance(exc, ForumRefused) else "error")
+        report.unreachable = report.unreachable or isinstance(exc, ForumUnavailable)
         message = f"{what}: forum {kind}: {exc}"
         log.warning(message)
         report.errors.append(message)
@@ -494,9 +500,11 @@ class Agent:
             self._note(report, "publish", exc)
             return
         for outcome in outcomes:
-            log.info("outbox #%d: %s%s", outcome.draft_id, outcome.how.value,
+            log.info("outbox #%d: %s%s%s", outcome.draft_id, outcome.how.value,
                      f" as pid {outcome.pid}" if outcome.pid else
-                     (f" ({outcome.error})" if outcome.error else ""))
+                     (f" ({outcome.error})" if outcome.error else ""),
+                     " (held for moderation: invisible until a moderator releases it)"
+                     if outcome.moderated else "")
         report.published += outcomes
 
 

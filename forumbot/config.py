@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, tzinfo
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from engine.rules import RuleSet, RuleSetError, preset
@@ -22,7 +23,8 @@ DEFAULT_TIMEZONE = "Asia/Shanghai"
 
 # Known keys per table. Other parts of forumbot that add keys to these tables extend the
 # sets here, so the typo check keeps working.
-FORUM_KEYS = {"base_url", "timezone"}
+FORUM_KEYS = {"base_url", "timezone", "discuz"}
+DISCUZ_GENERATIONS = ("auto", "x3", "7.2")  # forumbot.discuz.Generation, or detect
 GAME_KEYS = {
     "ruleset", "director", "bot", "players", "sheriff", "out", "idiot_revealed",
     "change_window_minutes", "aliases", "substitutes", "scapegoat", "rules",
@@ -42,6 +44,7 @@ class ForumSettings:
     base_url: str | None
     timezone: str
     tz: tzinfo
+    discuz: str = "auto"  # which Discuz generation: "auto" (detected), "x3" or "7.2"
 
 
 @dataclass(frozen=True)
@@ -137,12 +140,21 @@ class _Reader:
     def forum(self, table: dict[str, Any]) -> ForumSettings:
         self.known(table, FORUM_KEYS, "[forum]")
         base_url = self.text(table, "base_url", "[forum].base_url", required=False)
+        if base_url is not None and (problem := base_url_problem(base_url)) is not None:
+            shown = repr(base_url) if "@" not in base_url else "(not shown: it holds a password)"
+            raise self.fail("[forum].base_url", f"{problem}: {shown} (e.g. http://bbs.example.com/ "
+                                                "or http://example.com/bbs/)")
         name = self.text(table, "timezone", "[forum].timezone", required=False) or DEFAULT_TIMEZONE
         try:
             tz = ZoneInfo(name)
         except (ZoneInfoNotFoundError, ValueError):
             raise self.fail("[forum].timezone", f"unknown time zone {name!r} (e.g. Asia/Shanghai)") from None
-        return ForumSettings(base_url, name, tz)
+        discuz = table.get("discuz", "auto")
+        if discuz == 7.2:  # written unquoted: TOML reads a number
+            discuz = "7.2"
+        if not isinstance(discuz, str) or discuz.strip().lower() not in DISCUZ_GENERATIONS:
+            raise self.fail("[forum].discuz", f'expected "auto", "x3" or "7.2", got {discuz!r}')
+        return ForumSettings(base_url, name, tz, discuz.strip().lower())
 
     def rules(self, game: dict[str, Any]) -> RuleSet:
         name = self.text(game, "ruleset", "[game].ruleset", required=True)
@@ -294,6 +306,32 @@ class _Reader:
         if value.tzinfo is None:
             value = value.replace(tzinfo=tz)  # written in the forum's time zone
         return value
+
+
+def base_url_problem(url: str) -> str | None:
+    """What is wrong with a forum address, or None: http(s), a host, a port in range, no
+    query or fragment, and the forum's root folder rather than one of its pages."""
+    try:
+        parts = urlsplit(url.strip())
+        port = parts.port
+    except ValueError as exc:
+        return "port out of range (1–65535)" if "range" in str(exc) else "the port is not a number"
+    if parts.scheme not in ("http", "https"):
+        return "must start with http:// or https://"
+    if not parts.hostname:
+        return "has no host name"
+    if port is not None and port == 0:
+        return "port 0 is not a port"
+    if parts.username is not None or parts.password is not None:
+        return "must not carry a user name or password (the bot logs in by itself)"
+    if parts.query or url.rstrip().endswith("?"):
+        return "must not have a query (?…): give the forum's root folder"
+    if parts.fragment or "#" in url:
+        return "must not have a fragment (#…)"
+    last = parts.path.rstrip("/").rsplit("/", 1)[-1]
+    if "." in last and last.lower().endswith((".php", ".html", ".htm")):
+        return f"points at a page ({last}): give the forum's root folder"
+    return None
 
 
 def _without_log(state: GameState) -> GameState:

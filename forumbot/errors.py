@@ -75,6 +75,17 @@ class UnexpectedPage(ForumError):
     """The forum answered with a page we cannot read as what we asked for."""
 
 
+class RobotPage(UnexpectedPage):
+    """The forum served a spider page: thread posts without floor links, which Discuz
+    renders only for search robots. Its ``checkrobot()`` looks for bot/crawl/spider/…
+    in the User-Agent; the cure is a browser-like ``[bot].user_agent``."""
+
+
+class Interrupted(ForumError):
+    """The run was asked to stop (SIGTERM, Ctrl-C) while the client waited (throttle,
+    backoff, flood control). Raised instead of sending anything more."""
+
+
 class ForumRefused(ForumError):
     """The forum answered no. ``message`` is the forum's own text."""
 
@@ -124,6 +135,20 @@ class SecurityQuestionWrong(ForumRefused):
 
 class NotLoggedIn(ForumRefused):
     pass
+
+
+class LoginBlocked(NotLoggedIn):
+    """An earlier login of this process failed (``cause``); the client does not try again
+    by itself until told (``reset_login``): Discuz allows five failures per 15 minutes per
+    IP and name, and a lock-out shuts out every account behind the IP, players included."""
+
+    def __init__(self, cause: ForumRefused) -> None:
+        super().__init__(
+            f"not logging in again after a failed login ({cause.message}); fix the account "
+            "(password, captcha, security question), then restart the agent",
+            key=cause.key, values=cause.values, response=cause.response,
+        )
+        self.cause = cause
 
 
 class FloodControl(ForumRefused):

@@ -136,11 +136,22 @@ class PublishOutcome:
     state: DraftState
     pid: int | None = None
     error: str | None = None
+    moderated: bool = False  # the forum holds the post for a moderator
+
+
+class Sent(Protocol):
+    """What the forum did with a reply (``forumbot.discuz.ReplyResult`` is one)."""
+
+    @property
+    def pid(self) -> int | None: ...  # None when the forum did not name it
+
+    @property
+    def moderated(self) -> bool: ...  # stored, but invisible until a moderator releases it
 
 
 class Publisher(Protocol):
-    def reply(self, tid: int, message: str, *, quote_pid: int | None = None) -> int | None:
-        """Post a reply; the new pid, or None when the forum held it for moderation."""
+    def reply(self, tid: int, message: str, *, quote_pid: int | None = None) -> Sent:
+        """Post a reply: its pid, and whether the forum holds it for moderation."""
         ...
 
     def edit(self, tid: int, pid: int, message: str) -> None: ...
@@ -539,12 +550,14 @@ class Outbox:
                 detail={"attempt": current.attempts + 1},
                 sets={"attempts": current.attempts + 1},
             )
+        moderated = False
         try:
             if claimed.edit_pid is not None:
                 publisher.edit(claimed.tid, claimed.edit_pid, claimed.message)
                 pid: int | None = claimed.edit_pid
             else:
-                pid = publisher.reply(claimed.tid, claimed.message, quote_pid=claimed.quote_pid)
+                sent = publisher.reply(claimed.tid, claimed.message, quote_pid=claimed.quote_pid)
+                pid, moderated = sent.pid, sent.moderated
         except errors.ForumRefused as exc:
             return self._refused(claimed, exc, now)
         except Exception as exc:  # noqa: BLE001 - may have reached the forum: stay publishing
@@ -554,10 +567,10 @@ class Outbox:
         with self.store.write():
             done = self._transition(
                 claimed.id, (DraftState.PUBLISHING,), DraftState.PUBLISHED, actor="bot",
-                now=now, detail={"pid": pid, "moderated": pid is None},
+                now=now, detail={"pid": pid, "moderated": moderated},
                 sets={"pid": pid, "published_at": iso(now), "last_error": None},
             )
-        return PublishOutcome(claimed.id, PublishHow.SENT, done.state, pid=pid)
+        return PublishOutcome(claimed.id, PublishHow.SENT, done.state, pid=pid, moderated=moderated)
 
     def _refused(self, draft: Draft, exc: errors.ForumRefused, now: datetime) -> PublishOutcome:
         error = _describe(exc)
@@ -594,5 +607,6 @@ __all__ = [
     "PublishOutcome",
     "Publisher",
     "PublisherBusyError",
+    "Sent",
     "UnknownDraftError",
 ]

@@ -4,16 +4,23 @@ Discuz answers in several dresses (DISCUZ.md §4, §5.3, §7):
 
 * ajax XML ``<root><![CDATA[…]]></root>`` with ``succeedhandle_KEY(url, msg, {values})``
   or ``MSG<script>…errorhandle_KEY('MSG', {values})</script>``;
-* a full HTML ``showmessage`` page: ``div#messagetext.alert_right|alert_info|alert_error``;
+* a full HTML ``showmessage`` page: ``div#messagetext.alert_right|alert_info|alert_error``
+  (X3), or ``div.postbox > div.alert_right|alert_info|alert_error`` with the text in its
+  ``<p>``s (7.2, whose "no permission" page puts the reason in a second ``<p>``);
 * the bare "Discuz! System Error" page (HTTP 503), e.g. a wrong formhash (非法字符);
 * mobile-API JSON: ``Message.messageval`` / ``{"error": …}``;
 * CC-protection (attackevasive) pages instead of content;
-* a 301/302 whose ``Location`` is the success (new pid) or a login redirect;
+* a 301/302 whose ``Location`` is the success (new pid) or a login redirect (7.2 answers a
+  reply or an edit with a 302 to ``viewthread.php?tid=T&pid=PID…``);
 * an ordinary page (thread, form) with no message at all.
 
 :func:`classify` turns each into a :class:`ForumReply`. Texts → language keys is the
-table :data:`MESSAGE_KEYS`, so the same key comes out whatever the dress; the exception
-for a key is ``errors.KEY_EXCEPTIONS``.
+table :data:`MESSAGE_KEYS`, so the same key comes out whatever the dress — and whatever
+the generation: X3 and 7.2 word their messages differently (7.2's ``messages.lang.php``:
+对不起，您还未登录… / 您没有输入标题或内容… / …通过审核后将被显示出来), and both wordings
+sit in the one table. The numbers a message names (tries left, flood interval, minimum
+length) are read from its text when no ajax values carry them (:data:`TEXT_VALUES`). The
+exception for a key is ``errors.KEY_EXCEPTIONS``.
 """
 
 from __future__ import annotations
@@ -31,6 +38,7 @@ from parsers.charset import decode
 
 __all__ = [
     "MESSAGE_KEYS",
+    "TEXT_VALUES",
     "ForumReply",
     "ReplyKind",
     "classify",
@@ -92,27 +100,27 @@ MESSAGE_KEYS: list[tuple[re.Pattern[str], str]] = [
         (r"密码空或包含非法字符", "login_password_invalid"),
         (r"密码错误次数过多", "login_strike"),
         (r"请输入验证码后继续", "login_seccheck2"),
-        (r"验证码填写错误|验证码.*错误", "submit_seccode_invalid"),
+        (r"验证码填写错误|验证码.*(错误|不正确)", "submit_seccode_invalid"),
         (r"验证问答.*错误", "submit_secqaa_invalid"),
         (r"安全提问.*(错误|不正确)|答案.*(错误|不正确)", "login_question_invalid"),
         (r"安全提问", "login_question_empty"),
         (r"非激活|激活", "location_activation"),  # before 欢迎您回来: inactive logins say both
         (r"欢迎您回来", "login_succeed"),
         (r"您已退出站点", "logout_succeed"),
-        (r"回复需要审核|需要审核", "post_reply_mod_succeed"),
-        (r"回复发布成功", "post_reply_succeed"),
+        (r"回复需要审核|需要审核|需要对新回复进行审核|通过审核后将被显示", "post_reply_mod_succeed"),
+        (r"回复发布成功|回复已经发布", "post_reply_succeed"),
         (r"帖子编辑成功", "post_edit_succeed"),
         (r"两次发表间隔少于", "post_flood_ctrl"),
-        (r"每小时.*发帖|发帖数量超过", "post_flood_ctrl_posts_per_hour"),
+        (r"每小时.*发帖|发帖数量超过|每小时最多只能发表", "post_flood_ctrl_posts_per_hour"),
         (r"帖子小于\s*\d+\s*个字符", "post_message_tooshort"),
         (r"(帖子|内容).*(超过|大于)\s*\d+\s*个字符", "post_message_toolong"),
-        (r"尚未输入标题或内容", "post_sm_isnull"),
+        (r"(尚未|没有)输入标题或内容", "post_sm_isnull"),
         (r"本主题已关闭", "post_thread_closed"),
-        (r"尚未登录|需要先登录|请先登录", "replyperm_login_nopermission"),
-        (r"用户组\(禁止", "user_banned"),
+        (r"尚未登录|还未登录|需要先登录|请先登录", "replyperm_login_nopermission"),
+        (r"用户组\(禁止|账号被禁用", "user_banned"),
         (r"用户组.*无法进行此操作", "group_nopermission"),
-        (r"见习期间", "post_newbie_span"),
-        (r"敏感词|不适当的内容", "word_banned"),
+        (r"见习期间|注册时间起.*后才有发帖权限", "post_newbie_span"),
+        (r"敏感词|不适当的内容|包含不良内容", "word_banned"),
         (r"来路不正确|表单验证串不符", "submit_invalid"),
         (r"含有非法字符", "request_tainted"),
         (r"指定的主题不存在", "thread_nonexistence"),
@@ -120,12 +128,20 @@ MESSAGE_KEYS: list[tuple[re.Pattern[str], str]] = [
         (r"指定的帖子不存在", "post_nonexistence"),
         (r"阅读权限高于", "thread_nopermission"),
         (r"本版块需要密码|版块.*密码", "forum_passwd"),
-        (r"没有权限编辑|不能编辑", "post_edit_nopermission"),
+        (r"没有权限编辑|不能编辑|无权编辑", "post_edit_nopermission"),
         (r"编辑时间|超过.*编辑", "post_edit_timelimit"),
-        (r"没有权限", "replyperm_none_nopermission"),
+        (r"没有权限|无权在该版块|无权进行当前操作", "replyperm_none_nopermission"),
         (r"(站点|本站|论坛)(已|暂时)?关闭|维护", "board_closed"),
     ]
 ]
+
+# Numbers a message names, read from its text when the answer carries no ajax values
+# (HTML showmessage pages, 7.2's bare ajax texts): key → (value name, pattern).
+TEXT_VALUES: dict[str, tuple[str, re.Pattern[str]]] = {
+    "login_invalid": ("loginperm", re.compile(r"尝试\s*(\d+)\s*次")),
+    "post_flood_ctrl": ("floodctrl", re.compile(r"少于\s*(\d+)\s*秒")),
+    "post_message_tooshort": ("minpostsize", re.compile(r"小于\s*(\d+)\s*个字符")),
+}
 
 # CC protection (misc_security.php) serves these instead of the page asked for.
 _CC_PATTERNS = re.compile(r"频繁刷新限制|刷新间隔时间小于|页面重载开启")
@@ -153,6 +169,9 @@ _MESSAGETEXT = re.compile(
 )
 _MESSAGETEXT_ANY = re.compile(r"<div[^>]*\bclass=\"(alert_\w+)\"[^>]*>(.*?)</div>", re.S)
 _FIRST_P = re.compile(r"<p>(.*?)</p>", re.S)
+# 7.2's showmessage.htm / nopermission.htm: no id, the box is the first div in div.postbox.
+_MESSAGE_72 = re.compile(r"<div class=\"postbox\">\s*<div class=\"(alert_\w+)\">(.*?)</div>", re.S)
+_PARAS = re.compile(r"<p(?:\s+class=\"([^\"]*)\")?>(.*?)</p>", re.S)
 _SUCCEEDLOCATION = re.compile(r"\$\('succeedlocation'\)\.innerHTML\s*=\s*'((?:[^'\\]|\\.)*)'")
 _BTN_HREF = re.compile(r"<p class=\"alert_btnleft\"><a href=\"([^\"]+)\"")
 _SYSTEM_ERROR = re.compile(r"<h1>Discuz! System Error</h1>")
@@ -161,10 +180,10 @@ _TAGS = re.compile(r"<[^>]+>")
 _SCRIPTS = re.compile(r"<script\b.*?</script>", re.S | re.I)
 _LOCATION_ONLY = re.compile(r"window\.location\.href\s*=\s*'([^']+)'")
 
-_DISCUZ_UID = re.compile(r"discuz_uid\s*=\s*'(\d+)'")
+_DISCUZ_UID = re.compile(r"discuz_uid\s*=\s*'?(\d+)'?")  # 7.2 writes it unquoted
 _FORMHASH = re.compile(r"name=\"formhash\"[^>]*value=\"([0-9a-f]{8})\"|formhash=([0-9a-f]{8})")
 _COOKIEPRE = re.compile(r"cookiepre\s*=\s*'([^']*)'")
-_FID = re.compile(r"name=\"srhfid\" value=\"(\d+)\"|[?&;]fid=(\d+)")
+_FID = re.compile(r"fid = parseInt\('(\d+)'\)|name=\"srhfid\" value=\"(\d+)\"|[?&;]fid=(\d+)")
 
 
 def key_for_text(text: str) -> str | None:
@@ -217,7 +236,7 @@ def page_facts(response: httpx.Response) -> dict[str, str]:
     if m := _COOKIEPRE.search(text):
         facts["cookiepre"] = m.group(1)
     if m := _FID.search(text):
-        facts["fid"] = m.group(1) or m.group(2)
+        facts["fid"] = next(g for g in m.groups() if g)
     return facts
 
 
@@ -228,10 +247,11 @@ def _classify_redirect(location: str, base: dict) -> ForumReply:
     if "pid" not in values and (m := re.fullmatch(r"pid(\d+)", fragment)):
         values["pid"] = m.group(1)
     fmt = ReplyFormat.REDIRECT
-    if "mod=logging" in location and "action=login" in location:
+    if ("mod=logging" in location or "logging.php" in location) and "action=login" in location:
         return ForumReply(ReplyKind.REFUSED, fmt, key="login_required", forward_url=location, **base)
     request = base["response"].request if _has_request(base["response"]) else None
-    if request is not None and request.method == "POST" and "mod=viewthread" in location:
+    if request is not None and request.method == "POST" and (
+            "mod=viewthread" in location or "viewthread.php" in location):
         key = "post_reply_succeed" if "pid" in query else None
         if "editsubmit" in str(request.url):
             key = "post_edit_succeed"
@@ -320,6 +340,12 @@ def _classify_ajax(text: str, base: dict) -> ForumReply:
 def _classify_html(text: str, base: dict) -> ForumReply:
     m = _MESSAGETEXT.search(text)
     if m is None:
+        for m72 in _MESSAGE_72.finditer(text):
+            # The 7.2 login page carries an empty, hidden alert_right box (the ajax login's
+            # answer goes there): only a box with words is a message.
+            found = _classify_html_72(*m72.groups(), base)
+            if found is not None:
+                return found
         return ForumReply(ReplyKind.PAGE, ReplyFormat.HTML, **base)
     alert, inner = m.groups()
     if alert == "alert_right":
@@ -341,6 +367,27 @@ def _classify_html(text: str, base: dict) -> ForumReply:
     return _refused(msg, {}, ReplyFormat.HTML, base)
 
 
+def _classify_html_72(alert: str, inner: str, base: dict) -> ForumReply | None:
+    """7.2's message box: every ``<p>`` but the link row is the message (the no-permission
+    page says 您无权进行当前操作，原因如下： and gives the reason in the next one)."""
+    texts = [_plain(_SCRIPTS.sub("", body)) for cls, body in _PARAS.findall(inner)
+             if cls != "alert_btnleft"]
+    msg = " ".join(t for t in texts if t)
+    if not msg:
+        return None
+    href = _BTN_HREF.search(inner)
+    url = unescape(href.group(1)) if href else None
+    if url and url.startswith("javascript:"):
+        url = None
+    if alert == "alert_right":
+        values = _values_from_url(url or "", {})
+        return ForumReply(
+            ReplyKind.SUCCESS, ReplyFormat.HTML, key=key_for_text(msg) if msg else None,
+            message=msg, values=values, forward_url=url, **base,
+        )
+    return _refused(msg, {}, ReplyFormat.HTML, base)
+
+
 def _is_cc_page(text: str) -> bool:
     # The real page writes its texts as hex entities (&#x9891;…); it is tiny, content is not.
     if "postmessage_" in text or len(text) > 20000:
@@ -350,6 +397,10 @@ def _is_cc_page(text: str) -> bool:
 
 def _refused(message: str, values: dict[str, str], fmt: ReplyFormat, base: dict) -> ForumReply:
     key = key_for_text(message)
+    if key in TEXT_VALUES:
+        name, pattern = TEXT_VALUES[key]
+        if name not in values and (m := pattern.search(message)):
+            values = {**values, name: m.group(1)}
     if "adminemail" in values and key is None:
         key = "board_closed"  # showmessage(closedreason, …, {'adminemail': …})
     if key in _SUCCESS_KEYS:  # e.g. "回复需要审核" arrives as a message, not an error

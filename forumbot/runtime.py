@@ -7,16 +7,17 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
 import jinja2
 
-from forumbot.client import DiscuzClient
+from forumbot.discuz import DiscuzClient
 from datetime import datetime
 
-from forumbot.clock import AcceleratedClock, Clock, SystemClock
+from forumbot.clock import AcceleratedClock, Clock, SystemClock, wait
 from forumbot.config import GameConfig, load_config
 from forumbot.outbox import Outbox
 from forumbot.render import make_environment
@@ -72,9 +73,11 @@ def open_runtime(config_path: str | Path, *, clock: Clock | None = None) -> Runt
     return Runtime(config, settings, store, outbox, env, clock)
 
 
-def make_client(rt: Runtime, *, http: httpx.Client | None = None) -> DiscuzClient:
+def make_client(rt: Runtime, *, http: httpx.Client | None = None,
+                stop: threading.Event | None = None) -> DiscuzClient:
     """The bot's forum client. Requests are spaced in *game* time, so an accelerated
-    demo clock spaces them proportionally; against a real forum the clock is real."""
+    demo clock spaces them proportionally; against a real forum the clock is real. Every
+    wait (throttle, retry backoff, flood control) ends at once when ``stop`` is set."""
     bot = rt.settings.bot
     base_url = rt.config.forum.base_url
     if not base_url:
@@ -83,6 +86,7 @@ def make_client(rt: Runtime, *, http: httpx.Client | None = None) -> DiscuzClien
         raise ConfigError(f"{rt.config.path}: [forum].base_url: missing (the agent needs the forum's address)")
     answer = os.environ.get(bot.answer_env) if bot.question_id else None
     source = PasswordSource(password_file=bot.password_file)
+    stop = stop if stop is not None else threading.Event()
     client = DiscuzClient(
         http or httpx.Client(timeout=httpx.Timeout(30.0, connect=10.0), follow_redirects=False),
         base_url,
@@ -92,9 +96,12 @@ def make_client(rt: Runtime, *, http: httpx.Client | None = None) -> DiscuzClien
         cookie_path=bot.cookie_file,
         min_interval=rt.settings.agent.min_request_interval_seconds,
         clock=lambda: rt.clock.now().timestamp(),
-        sleep=rt.clock.sleep,
+        sleep=lambda seconds: wait(rt.clock, stop, seconds),
         tz=rt.config.forum.tz,
         password_md5=bot.password_md5,
         use_api=bool(bot.use_api),
+        user_agent=bot.user_agent,
+        generation=rt.config.forum.discuz,
+        stop=stop,
     )
     return client

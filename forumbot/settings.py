@@ -12,10 +12,11 @@ from pathlib import Path
 from typing import Any
 
 from forumbot.config import ConfigError, GameConfig
+from forumbot.discuz.useragent import DEFAULT_USER_AGENT, user_agent_problem
 from forumbot.outbox import DEFAULT_POLICIES, DraftKind, Policy
 
 BOT_KEYS = {"username", "password_file", "cookie_file", "question_id", "answer_env", "use_api",
-            "password_md5"}
+            "password_md5", "user_agent"}
 AGENT_KEYS = {
     "database", "poll_interval_seconds", "poll_jitter_seconds", "min_request_interval_seconds",
     "running_count_interval_minutes", "running_count_edit_in_place", "count_request_word",
@@ -34,6 +35,7 @@ class BotSettings:
     answer_env: str = "FORUMBOT_SECURITY_ANSWER"
     use_api: bool | None = None  # None: ask the forum (module=check)
     password_md5: bool = False
+    user_agent: str = DEFAULT_USER_AGENT
 
 
 @dataclass(frozen=True)
@@ -127,6 +129,12 @@ class _Reader:
         answer_env = table.get("answer_env", "FORUMBOT_SECURITY_ANSWER")
         if not isinstance(answer_env, str):
             raise self.fail("[bot].answer_env", "expected an environment variable name")
+        user_agent = table.get("user_agent", DEFAULT_USER_AGENT)
+        if not isinstance(user_agent, str):
+            raise self.fail("[bot].user_agent", f"expected text (a browser's User-Agent), got {user_agent!r}")
+        if (problem := user_agent_problem(user_agent)) is not None:
+            raise self.fail("[bot].user_agent", f"{problem}; use a desktop browser's User-Agent "
+                                                "or leave the key out")
         return BotSettings(
             username=username,
             password_file=self.path_value(table, "password_file", "[bot]"),
@@ -135,6 +143,7 @@ class _Reader:
             answer_env=answer_env,
             use_api=self.flag(table, "use_api", "[bot]", None),
             password_md5=bool(self.flag(table, "password_md5", "[bot]", False)),
+            user_agent=user_agent.strip(),
         )
 
     def agent(self, table: dict[str, Any]) -> AgentSettings:

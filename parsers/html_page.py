@@ -23,7 +23,7 @@ from collections.abc import Callable
 
 from lxml import etree
 
-from parsers.errors import PageParseError
+from parsers.errors import PageParseError, RobotPageError
 from parsers.message import notice_for_text, parse_message
 from parsers.models import ContentNotice, Post, ThreadPage
 from parsers.times import TimeUnreadable, parse_post_time
@@ -138,6 +138,8 @@ class _Page:
         self.now = now
         self.source = source
         self.deleted: list[tuple[int, int | None]] = []
+        self.without_floor_link: list[int] = []
+        self.read = 0  # posts read (deleted floors excluded)
 
     def read_post(
         self, post_div: etree._Element, pid: int, tid: int, ids: dict[str, etree._Element]
@@ -151,6 +153,9 @@ class _Page:
             if notice_for_text(_text_of(table)) is ContentNotice.DELETED:
                 self.deleted.append((pid, floor))  # no author, no time: not a Post
                 return None
+        self.read += 1
+        if postnum is None:
+            self.without_floor_link.append(pid)
         poston = ids.get(f"authorposton{pid}")
         if poston is None:
             raise page_error(f"post pid {pid} has no time (em#authorposton{pid})", self.source)
@@ -320,6 +325,22 @@ def _forum_message(root: etree._Element) -> str | None:
     return _text_of(box) or None
 
 
+def _check_floor_links(reader: _Page, source: str | None) -> None:
+    """Every post of a thread page has its floor link ``a#postnumPID``; Discuz leaves it out
+    only for search robots (``!IS_ROBOT`` around it in viewthread_node.htm). A post without
+    one would be counted with floor None: refuse the page instead."""
+    missing = reader.without_floor_link
+    if not missing:
+        return
+    if len(missing) >= reader.read:
+        raise RobotPageError(
+            f"a spider page: none of its {reader.read} posts has a floor link (a#postnumPID), which "
+            "Discuz leaves out only for search robots: the forum took the User-Agent for a robot",
+            source=source,
+        )
+    raise page_error(f"post pid {missing[0]} has no floor link (a#postnum{missing[0]})", source)
+
+
 def parse_thread_html(
     text: str,
     *,
@@ -424,6 +445,7 @@ def read_tree(
         # Stuck/hot replies repeat a post on page 1: keep one, preferring a real floor.
         if seen is None or (seen.floor is None and post.floor is not None):
             posts[pid] = post
+    _check_floor_links(reader, source)
     page, total = _pager(root)
     subject_el = ids.get("thread_subject")
     formhash = None

@@ -1,7 +1,9 @@
 """One entry point for a captured or fetched thread page: bytes in, ThreadPage out.
 
 Decides between the desktop HTML page and the mobile API JSON, decodes with the right
-charset (HTTP header → meta tag → XML prolog) and parses. Anything that is not a thread
+charset (HTTP header → meta tag → XML prolog, checked against the bytes: a page that is
+clean in none of its declared charset, UTF-8 and GBK is refused rather than read with
+replacement characters) and parses. Anything that is not a thread
 page becomes a ``PageParseError`` naming ``source`` (and carrying the forum's own words in
 ``.forum_message`` when it gave any: 抱歉，指定的主题不存在…, a site-closed reason, an API
 ``messageval``). No other exception leaves ``read_page``.
@@ -17,12 +19,12 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 from parsers.api_page import parse_thread_api
-from parsers.charset import codec_for, detect_charset
+from parsers.charset import codec_for, sniff_charset
 from parsers.errors import PageParseError
 from parsers.html_page import page_error, parse_thread_html, parse_thread_html_bytes
 from parsers.models import Post, ThreadPage
 
-__all__ = ["FORUM_TZ", "INTERNAL_ERROR", "read_page", "read_page_files"]
+__all__ = ["FORUM_TZ", "INTERNAL_ERROR", "incomplete", "read_page", "read_page_files"]
 
 FORUM_TZ = ZoneInfo("Asia/Shanghai")
 # Prefix of the safety-net error (a bug in a parser, not a bad page); tests assert it
@@ -74,7 +76,13 @@ def read_page(
     try:
         if _looks_like_json(data, content_type):
             return parse_thread_api(data, tz=tz, source=source)
-        charset = detect_charset(data, content_type)
+        sniffed = sniff_charset(data, content_type)
+        if not sniffed.clean:
+            raise page_error(
+                f"cannot tell the page's encoding: it is not clean {sniffed.declared} (bad bytes "
+                f"from offset {sniffed.bad_offset}), nor UTF-8, nor GBK; refusing to read it with "
+                "replaced characters (names and votes would be lost)", source)
+        charset = sniffed.charset
         codec = codec_for(charset)
         if data.startswith(b"\xef\xbb\xbf"):
             data = data[3:]
@@ -99,15 +107,18 @@ def read_page(
 
 
 def read_page_files(
-    paths: Iterable[str | Path], *, tz: tzinfo = FORUM_TZ, now: datetime | None = None
+    paths: Iterable[str | Path], *, tz: tzinfo = FORUM_TZ, now: datetime | None = None,
+    complete: bool = True,
 ) -> tuple[Post, ...]:
     """Every post in saved pages (HTML or API JSON), once per (tid, pid), in thread order.
 
     A post seen in several files (page 1 and its API twin, a stuck reply) is kept from
     the first file that has it with a floor. A file that is not a thread page raises
-    PageParseError naming it; OSError passes through.
+    PageParseError naming it; OSError passes through. With ``complete`` (the default, for
+    counting) a post left without an author or a floor raises PageParseError naming its
+    file too: a count must not silently lose a voter or a floor.
     """
-    found: dict[tuple[int, int], Post] = {}
+    found: dict[tuple[int, int], tuple[Post, Path]] = {}
     for path in paths:
         path = Path(path)
         data = path.read_bytes()
@@ -116,6 +127,17 @@ def read_page_files(
         for post in page.posts:
             key = (post.tid, post.pid)
             seen = found.get(key)
-            if seen is None or (seen.floor is None and post.floor is not None):
-                found[key] = post
-    return tuple(sorted(found.values(), key=lambda p: (p.tid, p.pid)))
+            if seen is None or (seen[0].floor is None and post.floor is not None):
+                found[key] = (post, path)
+    if complete:
+        for post, path in found.values():
+            if (missing := incomplete(post)) is not None:
+                raise page_error(f"post pid {post.pid} has {missing}: refusing to count from a "
+                                 "page that did not read completely", str(path))
+    return tuple(sorted((post for post, _ in found.values()), key=lambda p: (p.tid, p.pid)))
+
+
+def incomplete(post: Post) -> str | None:
+    """What a post lacks for counting (``"no author"``, ``"no floor"``), or None."""
+    lacks = [what for what, value in (("author", post.author), ("floor", post.floor)) if value is None]
+    return "no " + " and no ".join(lacks) if lacks else None

@@ -12,7 +12,7 @@ from rich.table import Table
 
 from parsers.errors import PageParseError
 from parsers.models import Post, VoteDeclaration
-from parsers.pages import read_page_files
+from parsers.pages import incomplete, read_page_files
 from parsers.votes import parse_vote
 
 __all__ = ["commands", "post_record", "posts"]
@@ -118,7 +118,7 @@ def posts(pages: tuple[str, ...], more: tuple[str, ...], as_json: bool, tz: str,
         if moment.tzinfo is None:
             moment = moment.replace(tzinfo=zone)
     try:
-        found = read_page_files([*pages, *more], tz=zone, now=moment)
+        found = read_page_files([*pages, *more], tz=zone, now=moment, complete=False)
     except PageParseError as exc:
         raise click.ClickException(str(exc)) from exc
     except OSError as exc:
@@ -128,6 +128,9 @@ def posts(pages: tuple[str, ...], more: tuple[str, ...], as_json: bool, tz: str,
         click.echo(json.dumps(records, ensure_ascii=False, indent=2))
     else:
         Console().print(_table(records))
+    lacking = [f"pid {p.pid} ({why})" for p in found if (why := incomplete(p)) is not None]
+    if lacking:  # shown above, but not a page to count from: say so in the exit code
+        raise click.ClickException(f"{len(lacking)} post(s) read incompletely: {', '.join(lacking[:10])}")
 
 
 commands = [posts]

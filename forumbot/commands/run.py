@@ -38,7 +38,9 @@ def setup_logging(verbose: bool, log_file=None) -> None:
 def run(config_path: str, once: bool, verbose: bool, with_desk: bool, desk_host: str, desk_port: int) -> None:
     """Run the agent beside the game: poll, rule, tally, draft, publish approved posts.
 
-    It keeps going until Ctrl-C or SIGTERM (a clean stop: the current pass finishes).
+    It keeps going until Ctrl-C or SIGTERM (a clean stop within a second: waits and
+    retries end at once; a post cut short is looked up before it is ever sent again).
+    With --once it exits 1 when the pass could not reach the forum or log in.
     The password comes from FORUMBOT_PASSWORD or [bot].password_file.
 
     With --desk the director's web page is served too (http://127.0.0.1:8765/).
@@ -50,7 +52,8 @@ def run(config_path: str, once: bool, verbose: bool, with_desk: bool, desk_host:
 
     with runtime(config_path) as rt:
         setup_logging(verbose, rt.settings.agent.log_file)
-        client = make_client(rt)
+        stop = threading.Event()  # set by SIGINT/SIGTERM: ends even a retry's backoff at once
+        client = make_client(rt, stop=stop)
         console = Console(stderr=True)
         progress = Progress(TextColumn("backfill thread {task.fields[tid]}"), BarColumn(),
                             MofNCompleteColumn(), console=console, transient=True)
@@ -60,10 +63,9 @@ def run(config_path: str, once: bool, verbose: bool, with_desk: bool, desk_host:
             return lambda page: progress.update(task, completed=page)
 
         agent = Agent(rt, client, progress=track)
-        stop = threading.Event()
 
         def ask_stop(signum, _frame):
-            log.info("signal %s: stopping after this pass", signal.Signals(signum).name)
+            log.info("signal %s: stopping (no new request; waits end now)", signal.Signals(signum).name)
             stop.set()
 
         signal.signal(signal.SIGINT, ask_stop)
@@ -76,12 +78,16 @@ def run(config_path: str, once: bool, verbose: bool, with_desk: bool, desk_host:
         try:
             with progress:
                 agent.start()
-                agent.run(stop, max_ticks=1 if once else None)
+                report = agent.run(stop, max_ticks=1 if once else None)
         finally:
             if desk is not None:
                 desk.stop()
         client.save_session()
         log.info("stopped cleanly")
+        if once and report is not None and (report.unreachable or client.login_blocked is not None):
+            why = (f"could not reach the forum at {client.base_url}" if report.unreachable
+                   else f"could not log in: {client.login_blocked}")
+            raise click.ClickException(f"this pass was incomplete: {why}")
 
 
 commands = [run]

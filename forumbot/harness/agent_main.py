@@ -31,9 +31,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         setup_logging(False, rt.settings.agent.log_file)
         timeout = httpx.Timeout(args.http_timeout, connect=min(args.http_timeout, 10.0))
-        client = make_client(rt, http=httpx.Client(timeout=timeout, follow_redirects=False))
-        agent = Agent(rt, client)
         stop = threading.Event()
+        client = make_client(rt, http=httpx.Client(timeout=timeout, follow_redirects=False), stop=stop)
+        agent = Agent(rt, client)
 
         def ask_stop(signum, _frame) -> None:
             log.info("signal %s: stopping after this pass", signal.Signals(signum).name)

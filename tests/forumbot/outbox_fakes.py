@@ -8,6 +8,7 @@ import sqlite3
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
+from forumbot.discuz import ReplyResult
 from forumbot.errors import FloodControl, ForumUnavailable, ThreadClosed, UnavailableReason
 from forumbot.marker import find_marker_in_text
 
@@ -62,7 +63,7 @@ class FakeForum:
 
     # -- the Publisher protocol --------------------------------------------------------
 
-    def reply(self, tid: int, message: str, *, quote_pid: int | None = None) -> int | None:
+    def reply(self, tid: int, message: str, *, quote_pid: int | None = None) -> ReplyResult:
         self.calls.append(("reply", tid))
         fault = self._fault()
         self.on_event("reply:before")
@@ -72,7 +73,7 @@ class FakeForum:
             self.conn.execute("UPDATE posts SET quote_pid = ? WHERE pid = ?", (quote_pid, pid))
         self.on_event("reply:stored")
         self._after(fault)
-        return pid
+        return ReplyResult(pid)
 
     def edit(self, tid: int, pid: int, message: str) -> None:
         self.calls.append(("edit", tid))

@@ -10,7 +10,7 @@ from urllib.parse import parse_qs
 import httpx
 import pytest
 
-from forumbot.client import DiscuzClient, ReplyResult
+from forumbot.discuz import DiscuzClient, ReplyResult
 from forumbot.errors import (
     BadFormHash,
     CaptchaRequired,
@@ -55,6 +55,7 @@ def make_client(router: Router, *, logged_in: bool = False, **kwargs) -> tuple[D
     kwargs.setdefault("username", "计票机器人")
     kwargs.setdefault("password_source", lambda: PASSWORD)
     kwargs.setdefault("retry_policy", RetryPolicy(max_attempts=3, base_wait=1.0, jitter=0.0))
+    kwargs.setdefault("generation", "x3")  # detection has its own tests (test_discuz_detect)
     client = DiscuzClient(http, base, clock=t.clock, sleep=t.sleep, **kwargs)
     return client, t
 
@@ -125,7 +126,7 @@ def test_client_mock__login_gbk_sends_gbk_bytes():
     ("fixture", "answer", "attempts_left"),
     [
         ("discuz-x3", "login_post_wrong_password_inajax", 3),
-        ("discuz-x3", "login_post_wrong_password", None),
+        ("discuz-x3", "login_post_wrong_password", 4),  # read from the page's text
         ("discuz-x3-gbk", "gbk_login_post_wrong_password_inajax", 4),
     ],
     ids=["utf8-ajax", "utf8-html", "gbk-ajax"],
@@ -248,7 +249,7 @@ def test_client_mock__read_new_follows_pages_then_idle_poll_is_one_request():
         .on("GET", "page=3", "viewthread_tid2_page3_guest")
     )
     client, _ = make_client(router)
-    from forumbot.client import ThreadCursor
+    from forumbot.discuz import ThreadCursor
 
     posts, cursor = client.read_new(ThreadCursor(tid=2))
     assert len(posts) == 28 and cursor.last_page == 3 and cursor.last_pid == 30

@@ -14,7 +14,7 @@ from datetime import datetime
 import httpx
 import pytest
 
-from forumbot.client import DiscuzClient, ThreadCursor
+from forumbot.discuz import DiscuzClient, ThreadCursor
 from forumbot.errors import (
     AccountNotActivated,
     CaptchaRequired,
@@ -119,6 +119,7 @@ def test_client_sim__lockout_is_not_retried(forum):
     for _ in range(4):
         with pytest.raises(LoginFailed):
             client.login()
+        client.reset_login()  # the operator insists: each failure blocks the next try
     with pytest.raises(LoginLockedOut):
         client.login()
     right = forum.client()  # even the right password is refused now, by the forum

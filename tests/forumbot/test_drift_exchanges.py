@@ -19,7 +19,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit
 import httpx
 import pytest
 
-from forumbot.client import DiscuzClient
+from forumbot.discuz import DiscuzClient
 from forumbot.errors import ForumRefused
 from forumbot.responses import classify, page_facts
 from forumbot.simulator import BEIJING, SimClock, Simulator
@@ -131,7 +131,7 @@ def lockout(sim: Simulator, _client):
         try:
             wrong.login()
         except ForumRefused:
-            pass
+            wrong.reset_login()  # one failure blocks the client's next try: insist
     wrong.http.close()
     return lambda: sim.clock.advance(minutes=16)
 

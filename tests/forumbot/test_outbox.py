@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from forumbot.discuz import ReplyResult
 from forumbot.marker import find_marker_in_text
 from forumbot.outbox import (
     DraftKind,
@@ -253,15 +254,28 @@ def test_outbox__edit_in_place_edits_the_given_post(outbox: Outbox, forum: FakeF
 
 def test_outbox__moderated_reply_is_published_without_pid(outbox: Outbox) -> None:
     class Moderated(FakeForum):
-        def reply(self, tid: int, message: str, *, quote_pid: int | None = None) -> int | None:
+        def reply(self, tid: int, message: str, *, quote_pid: int | None = None) -> ReplyResult:
             super().reply(tid, message, quote_pid=quote_pid)
-            return None
+            return ReplyResult(None, moderated=True)
 
     forum = Moderated()
     draft = outbox.create_draft("count_reply", 12, COUNT, now=T0, quote_pid=150)
     [outcome] = outbox.publish_pending(forum, T0)
-    assert (outcome.state, outcome.pid) == (DraftState.PUBLISHED, None)
+    assert (outcome.state, outcome.pid, outcome.moderated) == (DraftState.PUBLISHED, None, True)
     assert outbox.history(draft.id)[-1].detail == {"moderated": True, "pid": None}
+
+
+def test_outbox__moderated_reply_with_pid_is_recorded_as_moderated(outbox: Outbox) -> None:
+    # X3.5 names the pid of a held reply: {'pid':'24','reply_mod':'1'}. It is not visible.
+    class ModeratedX35(FakeForum):
+        def reply(self, tid: int, message: str, *, quote_pid: int | None = None) -> ReplyResult:
+            return ReplyResult(super().reply(tid, message, quote_pid=quote_pid).pid, moderated=True)
+
+    forum = ModeratedX35()
+    draft = outbox.create_draft("count_reply", 12, COUNT, now=T0, quote_pid=150)
+    [outcome] = outbox.publish_pending(forum, T0)
+    assert outcome.moderated and outcome.pid is not None
+    assert outbox.history(draft.id)[-1].detail == {"moderated": True, "pid": outcome.pid}
 
 
 def test_outbox__every_transition_is_audited(outbox: Outbox, forum: FakeForum) -> None:

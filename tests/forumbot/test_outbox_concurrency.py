@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from forumbot.discuz import ReplyResult
 from forumbot.outbox import DraftState, InvalidTransitionError, Outbox, PublisherBusyError
 from forumbot.store import Store
 from tests.forumbot.outbox_fakes import FakeForum
@@ -25,7 +26,7 @@ class GatedForum(FakeForum):
         self.entered = threading.Event()
         self.release = threading.Event()
 
-    def reply(self, tid: int, message: str, *, quote_pid: int | None = None) -> int | None:
+    def reply(self, tid: int, message: str, *, quote_pid: int | None = None) -> ReplyResult:
         self.entered.set()
         assert self.release.wait(10)
         return super().reply(tid, message, quote_pid=quote_pid)

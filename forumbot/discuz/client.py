@@ -1,0 +1,559 @@
+"""``DiscuzClient``: log in, read thread pages, reply and edit on a Discuz! forum of any
+supported generation.
+
+Nothing above this class knows which generation it talks to. The dialect (X3 or 7.2,
+:mod:`forumbot.discuz.x3` / :mod:`forumbot.discuz.d72`) is given by the config or detected
+from the forum's front page on first use; every operation is driven here the same way:
+
+* a refusal the bot can cure gets one second chance — flood control: wait the interval
+  the forum names; a stale formhash: read it again; an expired session: log in again;
+* a failed login blocks further login attempts in this process (:attr:`login_blocked`)
+  until :meth:`reset_login`: Discuz counts five failures per 15 minutes per IP and user
+  name, and its lock-out shuts out every account behind the IP, players included;
+* a reply's answer becomes a :class:`ReplyResult` (pid, whether the forum holds it for
+  moderation) whatever its dress (ajax, 302, message page);
+* a thread page the forum served as to a search robot raises :class:`RobotPage`.
+
+Requests go through :class:`~forumbot.discuz.transport.Transport` (throttle, retry,
+cookie jar, charset, stop event). The password comes from ``password_source`` at the
+moment of login, lives in a local variable for one request and is never logged, stored
+or put in a message.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import threading
+import time
+import unicodedata
+from dataclasses import dataclass
+from datetime import tzinfo
+from pathlib import Path
+from typing import Callable, TypeVar
+from zoneinfo import ZoneInfo
+
+import httpx
+
+from forumbot.discuz.detect import Generation, detect_generation
+from forumbot.discuz.dialect import Credentials, Dialect, Submit
+from forumbot.discuz.d72 import D72Dialect
+from forumbot.discuz.forms import FormPage
+from forumbot.discuz.transport import Transport
+from forumbot.discuz.useragent import DEFAULT_USER_AGENT
+from forumbot.discuz.x3 import X3Dialect
+from forumbot.errors import (
+    BadFormHash,
+    CaptchaRequired,
+    FloodControl,
+    ForumRefused,
+    LoginBlocked,
+    LoginLockedOut,
+    NotLoggedIn,
+    PostNotFound,
+    RobotPage,
+    SiteClosed,
+    UnexpectedPage,
+    UnknownRefusal,
+    refusal_for,
+)
+from forumbot.responses import ForumReply, ReplyKind, page_facts
+from forumbot.retry import DEFAULT, RetryPolicy
+from forumbot.session import auth_cookie
+from parsers.errors import PageParseError, RobotPageError
+from parsers.models import ContentNotice, Post, ThreadPage
+from parsers.pages import read_page
+
+__all__ = ["DIALECTS", "DiscuzClient", "ReplyResult", "ThreadCursor"]
+
+log = logging.getLogger("forumbot.client")
+
+DIALECTS: dict[Generation, type[Dialect]] = {Generation.X3: X3Dialect, Generation.D72: D72Dialect}
+LOCKOUT_SECONDS = 15 * 60  # Discuz login_strike window
+DEFAULT_FLOODCTRL = 15.0  # when the forum's flood message names no number
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class ThreadCursor:
+    """Where incremental reading of one thread stands."""
+
+    tid: int
+    last_page: int = 1
+    last_pid: int = 0
+    total_pages: int = 1
+    ppp: int | None = None
+
+    def is_new(self, post: Post) -> bool:
+        """Whether ``post`` came after this cursor (pids only grow)."""
+        return post.pid > self.last_pid
+
+
+@dataclass(frozen=True)
+class ReplyResult:
+    """What the forum did with a reply. ``moderated``: stored but held for a moderator
+    (invisible until released); ``pid`` is None when the forum did not name it (7.2 and
+    older X3 answers to a moderated reply)."""
+
+    pid: int | None
+    moderated: bool = False
+    page: int | None = None
+
+
+class DiscuzClient:
+    def __init__(
+        self,
+        http: httpx.Client,
+        base_url: str,
+        *,
+        username: str | None = None,
+        password_source: Callable[[], str] | None = None,
+        question: tuple[int, str] | None = None,
+        cookie_path: Path | None = None,
+        min_interval: float = 2.0,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], object] | None = None,
+        retry_policy: RetryPolicy = DEFAULT,
+        tz: tzinfo = ZoneInfo("Asia/Shanghai"),
+        charset: str | None = None,
+        password_md5: bool = False,
+        use_api: bool = False,
+        user_agent: str = DEFAULT_USER_AGENT,
+        generation: Generation | str | None = None,
+        stop: threading.Event | None = None,
+    ) -> None:
+        self.transport = Transport(
+            http, base_url, user_agent=user_agent, cookie_path=cookie_path,
+            min_interval=min_interval, clock=clock, sleep=sleep, retry_policy=retry_policy,
+            charset=charset, stop=stop,
+        )
+        self.username = username
+        self._password_source = password_source
+        self.question = question
+        # X3.5 hashes with password_hash(): send plain text. ≤X3.4 UCenter also accepts
+        # the 32-hex md5 the site JS (pwmd5) sends; set this for such forums.
+        self.password_md5 = password_md5
+        self.tz = tz
+        self._clock = clock
+        self._use_api = use_api
+        self.uid: int | None = None
+        self._formhash: str | None = None
+        self._fids: dict[int, int] = {}
+        self._locked_until: float | None = None
+        self._login_blocked: ForumRefused | None = None
+        chosen = Generation(generation) if generation not in (None, "auto") else None
+        self._dialect: Dialect | None = DIALECTS[chosen]() if chosen is not None else None
+        self._logged_in = auth_cookie(self.http.cookies) is not None
+
+    def __repr__(self) -> str:
+        return f"DiscuzClient({self.base_url!r}, username={self.username!r})"
+
+    # ------------------------------------------------------------------ state
+
+    @property
+    def http(self) -> httpx.Client:
+        return self.transport.http
+
+    @property
+    def base_url(self) -> str:
+        return self.transport.base_url
+
+    @property
+    def charset(self) -> str:
+        return self.transport.charset
+
+    @property
+    def request_count(self) -> int:
+        return self.transport.request_count
+
+    @property
+    def logged_in(self) -> bool:
+        return self._logged_in and auth_cookie(self.http.cookies) is not None
+
+    @property
+    def generation(self) -> Generation | None:
+        """The Discuz generation in use (None until the first request detects it)."""
+        return self._dialect.generation if self._dialect is not None else None
+
+    @property
+    def use_api(self) -> bool:
+        """Read threads through the mobile API (only where the generation has one)."""
+        return self._use_api and (self._dialect is None or self._dialect.has_mobile_api)
+
+    @use_api.setter
+    def use_api(self, on: bool) -> None:
+        self._use_api = bool(on)
+
+    @property
+    def login_blocked(self) -> ForumRefused | None:
+        """The refusal of the failed login that stops further attempts, or None."""
+        return self._login_blocked
+
+    def reset_login(self) -> None:
+        """Allow logging in again (the operator fixed the account). Discuz's own 15-minute
+        lock-out is still honoured without asking the forum."""
+        self._login_blocked = None
+
+    def dialect(self) -> Dialect:
+        """The dialect for this forum, detected from its front page on first use."""
+        if self._dialect is None:
+            response, _ = self.transport.call("GET", "", follow=True)
+            found = detect_generation(self.transport.text_of(response))
+            if found is None:
+                raise UnexpectedPage(
+                    f"{self.base_url} does not look like a Discuz! X3 or 7.2 forum (no generator "
+                    "tag, no Discuz links on its front page); check [forum].base_url, or set "
+                    '[forum].discuz = "x3" or "7.2"', response=response)
+            self._dialect = DIALECTS[found]()
+            log.info("%s is a Discuz! %s forum", self.base_url, found.value)
+        return self._dialect
+
+    def save_session(self) -> None:
+        self.transport.save_session()
+
+    # ------------------------------------------------------------------ session
+
+    def login(self) -> int:
+        """Log in; returns the uid. Raises a typed refusal otherwise — and after a failed
+        attempt, :class:`LoginBlocked` without asking the forum until :meth:`reset_login`."""
+        if not self.username or self._password_source is None:
+            raise ValueError("login needs a username and a password_source")
+        if self._locked_until is not None and self._clock() < self._locked_until:
+            raise LoginLockedOut(
+                "login locked out by the forum (too many failures); not trying again yet",
+                key="login_strike",
+            )
+        if self._login_blocked is not None:
+            raise LoginBlocked(self._login_blocked)
+        try:
+            return self._login()
+        except ForumRefused as error:
+            if not isinstance(error, (SiteClosed, BadFormHash)):
+                self._login_blocked = error
+                log.warning("login as %s failed (%s); not trying again until the account is fixed",
+                            self.username, error.message)
+            if isinstance(error, LoginLockedOut):
+                self._locked_until = self._clock() + LOCKOUT_SECONDS
+            raise
+
+    def _login(self) -> int:
+        dialect = self.dialect()
+        response, reply = self.transport.call("GET", dialect.login_form_path())
+        if reply.kind is ReplyKind.REFUSED:
+            raise refusal_for(reply)
+        if reply.key == "login_succeed" and auth_cookie(self.http.cookies) is not None:
+            # The jar's session is still good: the forum answers 欢迎您回来 to the form.
+            return self._logged_in_as(page_facts(response), formhash=None)
+        form = FormPage(self.transport.text_of(response), str(response.request.url))
+        if dialect.has_captcha(form.text):
+            raise CaptchaRequired(
+                "the login form asks for a captcha; the bot cannot answer it (the forum's admin "
+                "can exempt the bot's user group from the login captcha)", key="captcha_required")
+        submit = dialect.login_submit(form, Credentials(self.username or "", self._password(), self.question))
+        try:
+            response, reply = self.transport.call(
+                "POST", submit.path, data=submit.fields, referer=submit.referer, idempotent=False)
+        finally:
+            submit.fields.clear()  # drop our only reference to the password
+        if reply.kind is ReplyKind.REFUSED or reply.key == "location_activation":
+            raise refusal_for(reply)
+        if reply.kind is not ReplyKind.SUCCESS or auth_cookie(self.http.cookies) is None:
+            raise UnknownRefusal(
+                reply.message or "login answered without an auth cookie",
+                key=reply.key, values=reply.values, response=response,
+            )
+        self.uid = int(reply.values["uid"]) if reply.values.get("uid", "").isdigit() else None
+        # The formhash changes at login (DISCUZ.md §1.5): read it, and the uid, afresh.
+        if dialect.after_login_path is not None:
+            response, _ = self.transport.call("GET", dialect.after_login_path)
+            facts = page_facts(response)
+            return self._logged_in_as(facts, formhash=facts.get("formhash") or self._formhash)
+        # The answer page was rendered before the login took: its formhash is a guest's.
+        return self._logged_in_as(page_facts(response), formhash=None)
+
+    def _logged_in_as(self, facts: dict[str, str], *, formhash: str | None) -> int:
+        self._logged_in = True
+        self._formhash = formhash
+        self.uid = int(facts.get("uid", "0")) or self.uid
+        if not self.uid:
+            self._logged_in = False
+            raise UnknownRefusal("logged in, but the next page shows a guest", key="login_required")
+        self.save_session()
+        log.info("logged in to %s as %s (uid %d)", self.base_url, self.username, self.uid)
+        return self.uid
+
+    def ensure_logged_in(self) -> int | None:
+        """Log in unless the jar already holds an auth cookie; returns the uid if known.
+        Without credentials the client stays a guest (the forum says no to writes)."""
+        if self.logged_in or not (self.username and self._password_source is not None):
+            return self.uid
+        return self.login()
+
+    def _password(self) -> str:
+        assert self._password_source is not None
+        password = self._password_source()
+        if self.password_md5:
+            return hashlib.md5(password.encode("utf-8")).hexdigest()
+        return password
+
+    def _can_relogin(self) -> bool:
+        return bool(self.username) and self._password_source is not None and self._login_blocked is None
+
+    def _relogin(self, why: str) -> None:
+        log.warning("session expired (%s); logging in again", why)
+        self._logged_in = False
+        self._formhash = None
+        self.login()
+
+    # ------------------------------------------------------------------ reading
+
+    def check_api(self) -> bool:
+        """Probe ``module=check``; turns mobile-API reading on when the plugin answers.
+        Generations without the API (7.2) say no without asking."""
+        if not self.dialect().has_mobile_api:
+            self._use_api = False
+            return False
+        response, _ = self.transport.call("GET", "api/mobile/index.php?version=4&module=check")
+        try:
+            doc = response.json()
+        except ValueError:
+            doc = None
+        on = isinstance(doc, dict) and bool(doc.get("discuzversion") or doc.get("pluginversion"))
+        if on and isinstance(doc.get("charset"), str):
+            self.transport.adopt_charset(doc["charset"])
+        self._use_api = on
+        return on
+
+    def fetch_page(self, tid: int, page: int = 1) -> ThreadPage:
+        """One thread page (mobile API when on, HTML otherwise); re-login once if expired."""
+        result = self._fetch_page_once(tid, page)
+        if self._logged_in and result.viewer_uid == 0 and self._can_relogin():
+            self._relogin(f"thread {tid} page {page} shows a guest")
+            result = self._fetch_page_once(tid, page)
+            if result.viewer_uid == 0:
+                raise NotLoggedIn("still a guest right after logging in again", key="login_required")
+        return result
+
+    def _fetch_page_once(self, tid: int, page: int) -> ThreadPage:
+        path = self.dialect().thread_path(tid, page, api=self.use_api)
+        response, reply = self.transport.call("GET", path, follow=True)
+        if reply.kind is ReplyKind.REFUSED:
+            # Every message viewthread can show is in the key table except the site-closed
+            # reason, which is the admin's free text: an unknown message here is that.
+            raise refusal_for(reply, default=SiteClosed)
+        result = self._read(response, f"thread {tid} page {page}")
+        if result.formhash:
+            self._formhash = result.formhash
+        fid = reply.values.get("fid") or page_facts(response).get("fid")
+        if fid and fid.isdigit() and int(fid) > 0:
+            self._fids[tid] = int(fid)
+        return result
+
+    def _read(self, response: httpx.Response, what: str) -> ThreadPage:
+        try:
+            return read_page(response.content, content_type=response.headers.get("content-type"),
+                             source=str(response.request.url), tz=self.tz)
+        except RobotPageError as err:
+            raise RobotPage(
+                f"{what}: the forum served a spider page (posts without floor links): Discuz took "
+                f"the User-Agent {self.transport.user_agent!r} for a search robot; set "
+                "[bot].user_agent to a desktop browser's", response=response) from err
+        except PageParseError as err:
+            raise UnexpectedPage(f"{what}: not a thread page: {err}", response=response) from err
+
+    def read_new(
+        self, cursor: ThreadCursor, *, on_page: Callable[[int, int], None] | None = None
+    ) -> tuple[list[Post], ThreadCursor]:
+        """Posts of every page from the cursor's last page on, and the advanced cursor.
+
+        Returns all posts of the pages fetched (so edits of posts on the last page come
+        back too); ``cursor.is_new(post)`` (the *old* cursor) tells which are new. A poll
+        with nothing new costs one request: the last page, whose pids are all known and
+        whose page count did not grow. A fresh ``ThreadCursor(tid)`` reads the whole
+        thread; ``on_page(page, total)`` is told after each page (a progress bar).
+        """
+        first = self.fetch_page(cursor.tid, cursor.last_page)
+        if first.page < cursor.last_page:
+            log.info(
+                "thread %d: asked page %d, forum served page %d (clamped: posts were removed)",
+                cursor.tid, cursor.last_page, first.page,
+            )
+        seen: dict[int, Post] = {}
+        pages = [first]
+        current, total = first.page, first.total_pages
+        if on_page:
+            on_page(current, total)
+        while current < total:
+            following = self.fetch_page(cursor.tid, current + 1)
+            if following.page <= current:  # clamped: the thread shrank meanwhile
+                break
+            pages.append(following)
+            current, total = following.page, following.total_pages
+            if on_page:
+                on_page(current, total)
+        for p in pages:
+            for post in p.posts:
+                seen.setdefault(post.pid, post)  # stuck replies repeat: dedupe by pid
+        posts = list(seen.values())
+        last_pid = max([cursor.last_pid, *(p.pid for p in posts)])
+        new_cursor = ThreadCursor(
+            tid=cursor.tid,
+            last_page=current,
+            last_pid=last_pid,
+            total_pages=max(total, current),
+            ppp=first.posts_per_page or cursor.ppp,
+        )
+        return posts, new_cursor
+
+    def find_post_by_marker(
+        self, tid: int, marker: str, *, since_pid: int | None = None, max_pages: int = 3,
+        include_pending: bool = False,
+    ) -> Post | None:
+        """The bot's own newest post in ``tid`` containing ``marker`` (after a lost reply).
+
+        A post still awaiting moderation (shown to its author marked 待审核) is not taken
+        unless ``include_pending``: it is not published yet. Once a moderator releases it,
+        it reads like any post and is found wherever it landed in the thread."""
+        first = self.fetch_page(tid, 1)
+        page_no = first.total_pages
+        result = first
+        for _ in range(max_pages):
+            if result.page != page_no:
+                result = self.fetch_page(tid, page_no)
+            for post in reversed(result.posts):
+                if since_pid is not None and post.pid <= since_pid:
+                    continue
+                if post.notice is ContentNotice.MODERATION_PENDING and not include_pending:
+                    continue
+                if self._is_mine(post) and (marker in post.text or marker in post.html):
+                    return post
+            lowest = min((p.pid for p in result.posts), default=0)
+            if page_no <= 1 or (since_pid is not None and lowest <= since_pid):
+                return None
+            page_no -= 1
+        return None
+
+    def _is_mine(self, post: Post) -> bool:
+        if self.uid and post.author_uid is not None:
+            return post.author_uid == self.uid
+        if self.username is None or post.author is None:
+            return self.username is None
+        return unicodedata.normalize("NFKC", post.author) == unicodedata.normalize("NFKC", self.username)
+
+    # ------------------------------------------------------------------ writing
+
+    def reply(
+        self, tid: int, message: str, *, fid: int | None = None, quote_pid: int | None = None
+    ) -> ReplyResult:
+        """Post a reply; its pid, and whether the forum holds it for moderation.
+
+        Never re-sent when the POST may have reached the server (ForumUnavailable with
+        ``sent``): look for the marker with :meth:`find_post_by_marker` first.
+        """
+        self._require_login()
+
+        def attempt() -> ReplyResult:
+            dialect = self.dialect()
+            submit = dialect.prepare_reply(self, tid, fid, message, quote_pid)
+            reply = self._submit(submit)
+            if reply.kind is ReplyKind.SUCCESS:
+                return _reply_result(reply)
+            if reply.kind is not ReplyKind.REFUSED:
+                raise UnexpectedPage(f"reply to thread {tid}: the forum answered a {reply.kind} page")
+            raise refusal_for(reply)
+
+        return self._with_second_chances(attempt, f"reply to thread {tid}")
+
+    def edit(self, tid: int, pid: int, message: str, *, fid: int | None = None) -> None:
+        """Replace the text of post ``pid`` (the bot's own) through the edit form."""
+        self._require_login()
+
+        def attempt() -> None:
+            submit = self.dialect().prepare_edit(self, tid, pid, fid, message)
+            result = self._submit(submit)
+            if result.kind is ReplyKind.SUCCESS:
+                return
+            if result.kind is not ReplyKind.REFUSED:
+                raise UnexpectedPage(f"edit of pid {pid}: the forum answered a {result.kind} page")
+            raise refusal_for(result)
+
+        self._with_second_chances(attempt, f"edit of pid {pid}")
+
+    def quote_for(self, tid: int, quote_pid: int) -> str:
+        """The quote block the forum's reply form puts before a reply to ``quote_pid``."""
+        return self.dialect().quote_for(self, tid, quote_pid)
+
+    def _submit(self, submit: Submit) -> ForumReply:
+        _, reply = self.transport.call("POST", submit.path, data=submit.fields,
+                                       referer=submit.referer, idempotent=False)
+        return reply
+
+    def _require_login(self) -> None:
+        if self._login_blocked is not None:
+            raise LoginBlocked(self._login_blocked)
+        self.ensure_logged_in()
+
+    def _with_second_chances(self, attempt: Callable[[], T], what: str) -> T:
+        """Run ``attempt``; each curable refusal gets one more try: flood control after
+        the interval the forum names, a stale formhash after reading it again, a lost
+        session after logging in again. Anything else, or a second time, is raised."""
+        flood_waited = formhash_renewed = relogged = False
+        while True:
+            try:
+                return attempt()
+            except FloodControl as error:
+                if flood_waited:
+                    raise
+                wait = error.seconds or DEFAULT_FLOODCTRL
+                log.warning("flood control on %s: waiting %.0f s, then posting once more", what, wait)
+                self.transport.pause(wait)
+                flood_waited = True
+            except BadFormHash:
+                if formhash_renewed:
+                    raise
+                log.warning("formhash refused on %s: reading it again", what)
+                self._formhash = None
+                formhash_renewed = True
+            except NotLoggedIn as error:
+                if relogged or isinstance(error, LoginBlocked) or not self._can_relogin():
+                    raise
+                self._relogin(f"{what} refused as guest")
+                relogged = True
+
+    # ------------------------------------------------------------------ what dialects ask
+
+    def form(self, path: str) -> FormPage:
+        response, reply = self.transport.call("GET", path)
+        if reply.kind is ReplyKind.REFUSED:
+            raise refusal_for(reply)
+        return FormPage(self.transport.text_of(response), str(response.request.url))
+
+    def fid_for(self, tid: int) -> int | None:
+        return self._fids.get(tid)
+
+    def formhash_for(self, tid: int) -> str:
+        if self._formhash is None or tid not in self._fids:
+            self.fetch_page(tid, 1)
+        if not self._formhash:
+            raise UnexpectedPage(f"thread {tid} page carries no formhash")
+        return self._formhash
+
+    def find_post(self, tid: int, pid: int) -> Post:
+        path = self.dialect().findpost_path(tid, pid)
+        response, reply = self.transport.call("GET", path, follow=True)
+        if reply.kind is ReplyKind.REFUSED:
+            raise refusal_for(reply)
+        for post in self._read(response, f"findpost for pid {pid}").posts:
+            if post.pid == pid:
+                return post
+        raise PostNotFound(f"post {pid} not found in thread {tid}", key="post_nonexistence")
+
+
+def _reply_result(reply: ForumReply) -> ReplyResult:
+    pid = reply.pid if reply.pid and reply.pid > 0 else None
+    page = reply.values.get("page")
+    # X3.5 names the pid of a held reply ({'pid':'24','reply_mod':'1'}, 回复需要审核);
+    # 7.2 and older X3 answers name none. Either way it is not visible yet.
+    moderated = reply.moderated or reply.values.get("reply_mod") == "1" or pid is None
+    return ReplyResult(pid=pid, moderated=moderated, page=int(page) if page and page.isdigit() else None)

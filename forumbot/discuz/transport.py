@@ -1,0 +1,213 @@
+"""The session with one forum: every HTTP exchange goes through here, whatever the dialect.
+
+Layers, outermost first (prawcore's shape):
+
+* :meth:`Transport.call`: :func:`forumbot.retry.call_with_retry` around one request —
+  GETs retry with jittered backoff on :class:`ForumUnavailable`; a POST only when it
+  surely never left;
+* :meth:`Transport._send`: one request (redirects followed by hand when asked), the
+  answer classified (:func:`forumbot.responses.classify`); no usable answer →
+  :class:`ForumUnavailable`;
+* :meth:`Transport._exchange`: throttle, browser User-Agent, the form body in the page's
+  charset, transport errors → :class:`ForumUnavailable`.
+
+It also holds the cookie jar (loaded from and saved to :class:`CookieStore`), learns the
+forum's charset from what it serves, and owns the one place the client waits
+(:meth:`pause`): throttle spacing, retry backoff and flood-control waits all go through
+it, so a ``stop`` event (SIGTERM, Ctrl-C) ends any wait at once with
+:class:`~forumbot.errors.Interrupted` instead of after up to a minute of backoff.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+import time
+from pathlib import Path
+from typing import Callable
+from urllib.parse import urlencode, urljoin, urlsplit
+
+import httpx
+
+from forumbot.discuz.useragent import DEFAULT_USER_AGENT
+from forumbot.errors import ForumUnavailable, Interrupted, UnavailableReason
+from forumbot.responses import ForumReply, ReplyKind, classify
+from forumbot.retry import DEFAULT, RetryPolicy, call_with_retry
+from forumbot.session import CookieStore
+from forumbot.throttle import Throttle
+from parsers.charset import codec_for, decode, sniff_charset
+
+__all__ = ["Transport"]
+
+log = logging.getLogger("forumbot.client")
+
+_MAX_REDIRECTS = 3
+_NON_ASCII = re.compile(rb"[\x80-\xff]")
+
+
+class Transport:
+    def __init__(
+        self,
+        http: httpx.Client,
+        base_url: str,
+        *,
+        user_agent: str = DEFAULT_USER_AGENT,
+        cookie_path: Path | None = None,
+        min_interval: float = 2.0,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], object] | None = None,
+        retry_policy: RetryPolicy = DEFAULT,
+        charset: str | None = None,
+        stop: threading.Event | None = None,
+    ) -> None:
+        self.http = http
+        self.base_url = base_url.rstrip("/") + "/"
+        self.user_agent = user_agent
+        self.retry_policy = retry_policy
+        self.stop = stop
+        # The sleep must return early once ``stop`` is set (stop.wait does; a caller with
+        # an accelerated clock passes forumbot.clock.wait bound to the same event).
+        self._sleep = sleep or (stop.wait if stop is not None else time.sleep)
+        self.throttle = Throttle(min_interval, clock, self.pause)
+        self.request_count = 0
+        self._charset_fixed = charset is not None
+        self._charset = charset or "utf-8"
+        self.store = CookieStore(cookie_path) if cookie_path is not None else None
+        if self.store is not None and self.store.load(self.http.cookies):
+            log.info("loaded saved forum session from %s", self.store.path)
+
+    # ------------------------------------------------------------------ state
+
+    @property
+    def charset(self) -> str:
+        return self._charset
+
+    def adopt_charset(self, name: str) -> None:
+        """Use the charset the forum names (the mobile API's ``charset``) unless one was set."""
+        if not self._charset_fixed:
+            self._charset = name.lower()
+
+    @property
+    def cookies(self) -> httpx.Cookies:
+        return self.http.cookies
+
+    def save_session(self) -> bool:
+        """Save the cookie jar; False when there is no file or it cannot be written (logged)."""
+        return self.store.save(self.http.cookies) if self.store is not None else False
+
+    def pause(self, seconds: float) -> None:
+        """Wait ``seconds``; raise :class:`Interrupted` if asked to stop before or during."""
+        self._check_stop()
+        if seconds > 0:
+            self._sleep(seconds)
+        self._check_stop()
+
+    def _check_stop(self) -> None:
+        if self.stop is not None and self.stop.is_set():
+            raise Interrupted("stopping: the run was asked to end, no further requests sent")
+
+    def text_of(self, response: httpx.Response) -> str:
+        return decode(response.content, response.headers.get("content-type"))[0]
+
+    def url_for(self, path: str) -> str:
+        return urljoin(self.base_url, path)
+
+    def shown(self, url: str) -> str:
+        """The URL as logged: relative to the forum root (query strings never hold secrets)."""
+        shown = url[len(self.base_url):] if url.startswith(self.base_url) else urlsplit(url).path
+        return shown or "/"  # the front page
+
+    # ------------------------------------------------------------------ requests
+
+    def call(
+        self,
+        method: str,
+        path: str,
+        *,
+        data: dict[str, str] | None = None,
+        referer: str | None = None,
+        follow: bool = False,
+        idempotent: bool | None = None,
+    ) -> tuple[httpx.Response, ForumReply]:
+        return call_with_retry(
+            lambda: self._send(method, path, data=data, referer=referer, follow=follow),
+            policy=self.retry_policy,
+            describe=f"{method} {path or '/'}",
+            idempotent=(method == "GET") if idempotent is None else idempotent,
+            sleep=self.pause,
+        )
+
+    def _send(
+        self, method: str, path: str, *, data: dict[str, str] | None, referer: str | None, follow: bool
+    ) -> tuple[httpx.Response, ForumReply]:
+        url = self.url_for(path)
+        for _ in range(_MAX_REDIRECTS + 1):
+            response = self._exchange(method, url, data=data, referer=referer)
+            self._learn_charset(response)
+            reply = classify(response)
+            if reply.kind is ReplyKind.UNAVAILABLE:
+                reason = (
+                    UnavailableReason.CC_PROTECTION if reply.key == "cc_protection"
+                    else UnavailableReason.SERVER_ERROR if response.status_code >= 500
+                    else UnavailableReason.TRUNCATED
+                )
+                raise ForumUnavailable(
+                    f"{method} {path or '/'}: {reply.key or 'no usable answer'} (HTTP {response.status_code})",
+                    reason=reason, sent=True, response=response,
+                )
+            if follow and method == "GET" and reply.kind is ReplyKind.REDIRECT and reply.forward_url:
+                url = urljoin(url, reply.forward_url.replace("BASE/", self.base_url)).split("#")[0]
+                continue
+            return response, reply
+        raise ForumUnavailable(f"{method} {path or '/'}: too many redirects", reason=UnavailableReason.DROPPED,
+                               sent=True)
+
+    def _exchange(self, method: str, url: str, *, data: dict[str, str] | None, referer: str | None) -> httpx.Response:
+        self._check_stop()
+        headers = {"User-Agent": self.user_agent}
+        if referer:
+            headers["Referer"] = referer
+        content = None
+        if data is not None:
+            # Desktop forms are not converted server-side: GBK forums need GBK bytes;
+            # characters outside the charset go as &#NNNNN; like a browser sends them.
+            content = urlencode(list(data.items()), encoding=self.form_codec(), errors="xmlcharrefreplace")
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        self.throttle.wait()
+        self.request_count += 1
+        shown = self.shown(url)
+        try:
+            response = self.http.request(method, url, content=content, headers=headers, follow_redirects=False)
+        except (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout) as err:
+            raise ForumUnavailable(
+                f"{method} {shown}: could not connect to {self.base_url} ({type(err).__name__})",
+                reason=UnavailableReason.CONNECT, sent=False, original=err,
+            ) from err
+        except httpx.TimeoutException as err:
+            raise ForumUnavailable(
+                f"{method} {shown}: timed out ({type(err).__name__})",
+                reason=UnavailableReason.TIMEOUT, sent=True, original=err,
+            ) from err
+        except httpx.HTTPError as err:
+            raise ForumUnavailable(
+                f"{method} {shown}: connection lost ({type(err).__name__})",
+                reason=UnavailableReason.DROPPED, sent=True, original=err,
+            ) from err
+        log.debug("%s %s -> %d", method, shown, response.status_code)
+        return response
+
+    def form_codec(self) -> str:
+        return "gbk" if self._charset == "gbk" else codec_for(self._charset)
+
+    def _learn_charset(self, response: httpx.Response) -> None:
+        """The forum's charset, from each HTML/XML answer: declared, checked against the
+        bytes (a 7.2 GBK forum declares it only in a meta tag, which ajax answers lack)."""
+        if self._charset_fixed:
+            return
+        content_type = response.headers.get("content-type", "")
+        if ("html" in content_type or "xml" in content_type or not content_type) and response.content:
+            sniffed = sniff_charset(response.content, content_type)
+            # An ASCII-only body reads alike in every charset: it proves nothing.
+            if sniffed.clean and _NON_ASCII.search(response.content):
+                self._charset = sniffed.charset
