@@ -28,6 +28,7 @@ from forumbot.clock import wait
 from forumbot.drafting import count_body, counts_only
 from forumbot.errors import ForumError, ForumRefused, ForumUnavailable
 from forumbot.game import ballots_for, count_day, current_state, state_for_day
+from forumbot.health import STATE, Health, storage_problem
 from forumbot.outbox import Draft, DraftKind, DraftState, Outbox, PublishOutcome, Refresh
 from forumbot.runtime import Runtime
 from forumbot.store.records import EventKind, ThreadCursor
@@ -111,12 +112,14 @@ class Agent:
         *,
         rng: random.Random | None = None,
         progress: ProgressFactory | None = None,
+        health: Health | None = None,
     ) -> None:
         self.rt = rt
         self.client = client
         self.publisher = ClientPublisher(client)
         self.rng = rng or random.Random()
         self.progress = progress
+        self.health = health or Health()
         self._recovered = False
 
     # ------------------------------------------------------------------ the loop
@@ -192,9 +195,24 @@ class Agent:
                 return
 
     def tick(self) -> TickReport:
+        """One pass. When the game's state cannot be saved (disk full, folder read-only),
+        the pass ends where the first write failed: nothing is drafted or published
+        without its record on disk (exactly-once depends on it), the forum was still
+        read, and the next pass reads again from the last saved cursor — so nothing is
+        lost. Said once (``health``), not on every pass."""
         now = self.rt.clock.now()
         report = TickReport(at=now)
-        self._pass(now, report)
+        try:
+            self._pass(now, report)
+        except Exception as exc:
+            problem = storage_problem(exc, self.rt.store.path)
+            if problem is None:
+                raise
+            self.health.fail(STATE, problem.message, problem.detail, now=now)
+            report.errors.append(f"state not saved: {problem.detail}")
+        else:
+            self.health.ok(STATE, now=now)
+        self.health.beat(now)
         return report
 
     def _pass(self, now: datetime, report: TickReport) -> None:
@@ -216,6 +234,8 @@ class Agent:
             except ForumError as exc:
                 self._note(report, f"day {day.number}", exc)
             except Exception as exc:  # noqa: BLE001 - an unattended agent logs and goes on
+                if storage_problem(exc, self.rt.store.path) is not None:
+                    raise  # the whole pass stops: see tick
                 log.exception("day %d: unexpected error", day.number)
                 report.errors.append(f"day {day.number}: {type(exc).__name__}: {exc}")
         self.publish(now, report)
