@@ -99,6 +99,7 @@ class TickReport:
     drafts: list[Draft] = field(default_factory=list)
     published: list[PublishOutcome] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    unsaved: bool = False  # the game's state could not be saved this pass (see Agent.tick)
 
 
 ProgressFactory = Callable[[int, int], Callable[[int], None]]
@@ -172,7 +173,9 @@ class Agent:
         while not stop.is_set():
             report = self.tick()
             ticks += 1
-            failures = failures + 1 if report.errors else 0
+            # A full disk is not the forum's fault: keep polling at the usual pace, so
+            # the agent catches up as soon as it can write again.
+            failures = failures + 1 if report.errors and not report.unsaved else 0
             if max_ticks is not None and ticks >= max_ticks:
                 return
             self._wait(stop, self._interval(failures))
@@ -210,6 +213,7 @@ class Agent:
                 raise
             self.health.fail(STATE, problem.message, problem.detail, now=now)
             report.errors.append(f"state not saved: {problem.detail}")
+            report.unsaved = True
         else:
             self.health.ok(STATE, now=now)
         self.health.beat(now)

@@ -102,7 +102,7 @@ class Health:
     def ok(self, kind: str, *, now: datetime) -> None:
         problem = self.problems.pop(kind, None)
         if problem is not None:
-            log.warning("%s: works again (failing since %s)", kind, problem["since"])
+            log.info("%s: works again (failing since %s)", kind, problem["since"])
             self._save()
 
     def beat(self, now: datetime) -> None:
