@@ -93,12 +93,14 @@ def address_line(host: str, port: int) -> str:
             f"端口 {port}（需用令牌登录）")
 
 
-def listen_error(host: str, port: int, exc: OSError, *, port_option: str = "--port") -> str:
-    """Why the desk cannot listen, and what to do (Chinese, one line)."""
+def listen_error(host: str, port: int, exc: OSError, *, port_option: str | None = "--port") -> str:
+    """Why the desk cannot listen, and what to do (Chinese, one line); ``port_option``
+    is the option that picks another port (None: there is none)."""
     where = f"{host}:{port}"
     if exc.errno == errno.EADDRINUSE:
-        return (f"导演台无法使用 {where}：端口 {port} 已被占用（另一个导演台或别的程序在用）。"
-                f"请换一个端口，例如 {port_option} {port + 1}，或先停掉占用它的程序")
+        other = f"请换一个端口，例如 {port_option} {port + 1}，或先停掉占用它的程序" if port_option \
+            else "请先停掉占用它的程序"
+        return f"导演台无法使用 {where}：端口 {port} 已被占用（另一个导演台或别的程序在用）。{other}"
     if exc.errno == errno.EADDRNOTAVAIL:
         return f"导演台无法使用 {where}：这台机器没有地址 {host}。请用 127.0.0.1，或这台机器自己的地址"
     if exc.errno in (errno.EACCES, errno.EPERM):
