@@ -29,7 +29,7 @@ from forumbot.drafting import count_body, counts_only
 from forumbot.errors import ForumError, ForumRefused, ForumUnavailable
 from forumbot.game import ballots_for, count_day, current_state, state_for_day
 from forumbot.health import STATE, Health, storage_problem
-from forumbot.outbox import Draft, DraftKind, DraftState, Outbox, PublishOutcome, Refresh
+from forumbot.outbox import Draft, DraftKind, DraftState, Outbox, PublishOutcome, Refresh, hand_edited
 from forumbot.runtime import Runtime
 from forumbot.store.records import EventKind, ThreadCursor
 from parsers.models import Post, TimePrecision
@@ -532,6 +532,8 @@ class Agent:
         rt = self.rt
         edit_pid = self._count_post(draft.tid, draft.day) if draft.kind is DraftKind.RUNNING_COUNT \
             else draft.edit_pid
+        if hand_edited(draft):
+            return Refresh(edit_pid=edit_pid)  # the director's words go out as written
         try:
             state = state_for_day(rt.config, rt.store, draft.day)
             window = state.day(draft.day)
