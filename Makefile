@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench fuzz soak browser clean
+.PHONY: demo test bench fuzz soak browser clean help
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -18,6 +18,12 @@ $(STAMP): pyproject.toml | $(BIN)/python
 
 demo: $(STAMP)
 	$(BIN)/python -m forumbot.demo
+	@$(MAKE) --no-print-directory help
+
+# The forumbot command lives in .venv/bin (make cannot change your shell's PATH).
+help:
+	@echo "forumbot is installed in $(VENV)/bin: run $(BIN)/forumbot --help"
+	@echo "or, once per terminal, . $(BIN)/activate   (then just: forumbot --help)"
 
 browser:
 	bash .ci/ensure-browser

@@ -27,8 +27,9 @@ from forumbot.discuz import DiscuzClient, ReplyResult, ThreadCursor as ClientCur
 from forumbot.clock import wait
 from forumbot.drafting import count_body, counts_only
 from forumbot.errors import ForumError, ForumRefused, ForumUnavailable
-from forumbot.game import ballots_for, count_day, current_state
-from forumbot.outbox import Draft, DraftKind, DraftState, Outbox, PublishOutcome
+from forumbot.game import ballots_for, count_day, current_state, state_for_day
+from forumbot.health import STATE, Health, storage_problem
+from forumbot.outbox import Draft, DraftKind, DraftState, Outbox, PublishOutcome, Refresh, hand_edited
 from forumbot.runtime import Runtime
 from forumbot.store.records import EventKind, ThreadCursor
 from parsers.models import Post, TimePrecision
@@ -101,6 +102,7 @@ class TickReport:
     published: list[PublishOutcome] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     unreachable: bool = False  # some request found the forum unavailable (down, 5xx, timeout)
+    unsaved: bool = False  # the game's state could not be saved this pass (see Agent.tick)
 
 
 ProgressFactory = Callable[[int, int], Callable[[int], None]]
@@ -114,12 +116,14 @@ class Agent:
         *,
         rng: random.Random | None = None,
         progress: ProgressFactory | None = None,
+        health: Health | None = None,
     ) -> None:
         self.rt = rt
         self.client = client
         self.publisher = ClientPublisher(client)
         self.rng = rng or random.Random()
         self.progress = progress
+        self.health = health or Health()
         self._recovered = False
 
     # ------------------------------------------------------------------ the loop
@@ -173,7 +177,9 @@ class Agent:
         while not stop.is_set():
             report = self.tick()
             ticks += 1
-            failures = failures + 1 if report.errors else 0
+            # A full disk is not the forum's fault: keep polling at the usual pace, so
+            # the agent catches up as soon as it can write again.
+            failures = failures + 1 if report.errors and not report.unsaved else 0
             if max_ticks is not None and ticks >= max_ticks:
                 return report
             self._wait(stop, self._interval(failures))
@@ -197,8 +203,28 @@ class Agent:
                 return
 
     def tick(self) -> TickReport:
+        """One pass. When the game's state cannot be saved (disk full, folder read-only),
+        the pass ends where the first write failed: nothing is drafted or published
+        without its record on disk (exactly-once depends on it), the forum was still
+        read, and the next pass reads again from the last saved cursor — so nothing is
+        lost. Said once (``health``), not on every pass."""
         now = self.rt.clock.now()
         report = TickReport(at=now)
+        try:
+            self._pass(now, report)
+        except Exception as exc:
+            problem = storage_problem(exc, self.rt.store.path)
+            if problem is None:
+                raise
+            self.health.fail(STATE, problem.message, problem.detail, now=now)
+            report.errors.append(f"state not saved: {problem.detail}")
+            report.unsaved = True
+        else:
+            self.health.ok(STATE, now=now)
+        self.health.beat(now)
+        return report
+
+    def _pass(self, now: datetime, report: TickReport) -> None:
         if self.rt.store.get_meta("read_source") is None:
             try:
                 self.choose_source()
@@ -217,10 +243,11 @@ class Agent:
             except ForumError as exc:
                 self._note(report, f"day {day.number}", exc)
             except Exception as exc:  # noqa: BLE001 - an unattended agent logs and goes on
+                if storage_problem(exc, self.rt.store.path) is not None:
+                    raise  # the whole pass stops: see tick
                 log.exception("day %d: unexpected error", day.number)
                 report.errors.append(f"day {day.number}: {type(exc).__name__}: {exc}")
         self.publish(now, report)
-        return report
 
     def _recover(self, now: datetime, report: TickReport) -> None:
         """At start: settle drafts a killed process left half-published, before anything
@@ -352,16 +379,13 @@ class Agent:
         if not force and any(d.created_at > now - interval for d in mine
                              if d.state is not DraftState.SUPERSEDED):
             return None
+        # The body shown to the director now; what is posted is rendered again when it is
+        # published (render_at_publish), and so is the choice of the post it edits.
         body = count_body(self.rt.env, tally, state=state, rules=self.rt.config.rules, now=now,
                           final=False, hide_voters=self._hide_voters())
-        edit_pid = None
-        if self.rt.settings.agent.running_count_edit_in_place:
-            published = [d for d in mine if d.state is DraftState.PUBLISHED and d.pid]
-            if published:
-                edit_pid = published[0].edit_pid or published[0].pid
         with self.rt.store.write():
             draft = outbox.create_draft(DraftKind.RUNNING_COUNT, tid, body, now=now, day=day.number,
-                                        edit_pid=edit_pid)
+                                        edit_pid=self._count_post(tid, day.number))
             self.rt.store.set_meta(key, digest)
         report.drafts.append(draft)
         log.info("drafted running count #%d for day %d", draft.id, day.number)
@@ -493,9 +517,55 @@ class Agent:
 
     # ------------------------------------------------------------------ publishing
 
+    def _count_post(self, tid: int, day: int) -> int | None:
+        """The post a running count of ``day`` edits in place: the day's newest published
+        running count (a refused edit posts anew, and later counts edit that one); None
+        for a new post (the first of the day, or edit-in-place off)."""
+        if not self.rt.settings.agent.running_count_edit_in_place:
+            return None
+        published = [d for d in self.rt.outbox.drafts(DraftState.PUBLISHED)
+                     if d.kind is DraftKind.RUNNING_COUNT and d.tid == tid and d.day == day and d.pid]
+        return max(published, key=lambda d: (d.published_at or d.created_at, d.id)).pid if published else None
+
+    def render_at_publish(self, draft: Draft, now: datetime) -> Refresh | None:
+        """A running count (or a 计票 answer) says what is true when it is posted: the
+        tally saved by this pass and the time left now, not those of its drafting. After
+        the deadline it is not sent at all (superseded): the final count, which the
+        director approves, speaks for the day. The outbox keeps a body the director
+        edited by hand as edited, and the draft's marker either way."""
+        if draft.kind not in (DraftKind.RUNNING_COUNT, DraftKind.COUNT_REPLY) or draft.day is None:
+            return None
+        rt = self.rt
+        edit_pid = self._count_post(draft.tid, draft.day) if draft.kind is DraftKind.RUNNING_COUNT \
+            else draft.edit_pid
+        if hand_edited(draft):
+            return Refresh(edit_pid=edit_pid)  # the director's words go out as written
+        try:
+            state = state_for_day(rt.config, rt.store, draft.day)
+            window = state.day(draft.day)
+        except ValueError:
+            return Refresh(edit_pid=edit_pid)
+        if now >= window.deadline:
+            return Refresh(edit_pid=edit_pid, drop="截止时间已过：进行中的计票不再发出，由最终计票代替")
+        snapshot = rt.store.tally(draft.day)
+        if snapshot is None:
+            return Refresh(edit_pid=edit_pid)
+        request_by = None
+        if draft.kind is DraftKind.COUNT_REPLY and draft.quote_pid is not None:
+            if not rt.store.has_post(draft.quote_pid):
+                return Refresh(edit_pid=edit_pid)
+            request_by = rt.store.first_seen(draft.quote_pid).author
+        body = count_body(rt.env, snapshot.data, state=state, rules=rt.config.rules, now=now,
+                          final=False, hide_voters=self._hide_voters(), request_by=request_by)
+        if draft.kind is DraftKind.RUNNING_COUNT:
+            # What the thread will show is this tally: the next running count is due when
+            # the tally differs from it, not from the one of the drafting.
+            rt.store.set_meta(f"running_count_tally:day{draft.day}", tally_digest(snapshot.data))
+        return Refresh(body=body, edit_pid=edit_pid)
+
     def publish(self, now: datetime, report: TickReport) -> None:
         try:
-            outcomes = self.rt.outbox.publish_pending(self.publisher, now)
+            outcomes = self.rt.outbox.publish_pending(self.publisher, now, render=self.render_at_publish)
         except ForumError as exc:
             self._note(report, "publish", exc)
             return

@@ -87,7 +87,11 @@ def play(game: Game, *, until: datetime = END, step: timedelta = timedelta(minut
         report = game.agent.tick()
         while wait_for_director is not None and wait_for_director():
             time.sleep(0.5)
-            report.published += game.agent.tick().published
+            # Publish what the director approved meanwhile, but do not poll: each request
+            # is spaced on the game clock (the client's throttle), which must stand still.
+            waited = TickReport(at=game.clock.now())
+            game.agent.publish(game.clock.now(), waited)
+            report.published += waited.published
         game.errors += report.errors
         if on_tick:
             on_tick(report)
@@ -162,7 +166,14 @@ def main(argv: list[str] | None = None) -> int:
         desk = None
         try:
             if args.desk:
-                desk = start_browser_director(game, out)
+                try:
+                    desk = start_browser_director(game, out)
+                except OSError as exc:  # the desk's port is taken: one line, not a traceback
+                    from forumbot.desk import DEFAULT_PORT
+                    from forumbot.desk.server import listen_error
+
+                    print(listen_error("127.0.0.1", DEFAULT_PORT, exc, port_option=None), file=sys.stderr)
+                    return 1
                 play(game, on_tick=narrate, approve=False, wait_for_director=desk_waits(game, out))
             else:
                 play(game, on_tick=narrate, on_approve=show)

@@ -86,6 +86,7 @@ class PublishHow(StrEnum):
     FAILED = "failed"  # the forum refused for good: the director must look (retry/reject)
     DEFERRED = "deferred"  # the forum refused for now (flood control, site closed…): later
     UNRESOLVED = "unresolved"  # may or may not be on the forum: looked up before any resend
+    SUPERSEDED = "superseded"  # not sent: its renderer said it is no longer worth sending
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,6 +150,31 @@ class Sent(Protocol):
     def moderated(self) -> bool: ...  # stored, but invisible until a moderator releases it
 
 
+@dataclass(frozen=True, slots=True)
+class Refresh:
+    """What a draft becomes at the moment it is published (see ``Renderer``)."""
+
+    body: str | None = None  # the body rendered now (None: as drafted)
+    edit_pid: int | None = None  # the post to edit in place (None: a new post)
+    drop: str | None = None  # a reason not to send it at all (it is superseded)
+
+
+class Renderer(Protocol):
+    def __call__(self, draft: Draft, now: datetime) -> Refresh | None:
+        """A count is rendered when it is published, not when drafted: the tally and the
+        time left as they are now, and the post it edits in place. None: send as is."""
+        ...
+
+
+def hand_edited(draft: Draft) -> bool:
+    """The director changed the words (not merely line endings or trailing blanks): such a
+    body is published exactly as edited, never re-rendered."""
+    def norm(text: str) -> str:
+        return "\n".join(line.rstrip() for line in text.replace("\r\n", "\n").strip().split("\n"))
+
+    return norm(draft.body) != norm(draft.original_body)
+
+
 class Publisher(Protocol):
     def reply(self, tid: int, message: str, *, quote_pid: int | None = None) -> Sent:
         """Post a reply: its pid, and whether the forum holds it for moderation."""
@@ -178,6 +204,10 @@ class InvalidTransitionError(OutboxError, ValueError):
 class PublisherBusyError(OutboxError):
     """Another process (or thread) is publishing from this outbox right now."""
 
+
+# Refusals of an edit in place after which a new post is sent instead: the forum stored
+# nothing (edit time limit, no permission to edit, the post was deleted).
+_EDIT_REFUSALS: tuple[type[errors.ForumRefused], ...] = (errors.EditNotAllowed, errors.PostNotFound)
 
 # Refusals that certainly stored nothing and will likely pass later without anyone doing
 # anything: the draft goes back to ``approved`` instead of ``failed``.
@@ -491,25 +521,29 @@ class Outbox:
         finally:
             self._thread_lock.release()
 
-    def recover(self, publisher: Publisher, now: datetime) -> list[PublishOutcome]:
+    def recover(self, publisher: Publisher, now: datetime, *,
+                render: Renderer | None = None) -> list[PublishOutcome]:
         """Settle drafts left ``publishing`` by a crash or a failed request: each is
         looked up by its marker, then published or sent again. Call at startup."""
         with self._exclusive():
-            return self._run(publisher, now, (DraftState.PUBLISHING,))
+            return self._run(publisher, now, (DraftState.PUBLISHING,), render)
 
-    def publish_pending(self, publisher: Publisher, now: datetime) -> list[PublishOutcome]:
+    def publish_pending(self, publisher: Publisher, now: datetime, *,
+                        render: Renderer | None = None) -> list[PublishOutcome]:
         """Recover interrupted drafts, then publish approved ones, oldest first. Stops at
-        the first sign the forum is unreachable (the rest wait for the next call)."""
+        the first sign the forum is unreachable (the rest wait for the next call).
+        ``render`` refreshes each draft just before it is claimed (``Refresh``)."""
         with self._exclusive():
-            return self._run(publisher, now, (DraftState.PUBLISHING, DraftState.APPROVED))
+            return self._run(publisher, now, (DraftState.PUBLISHING, DraftState.APPROVED), render)
 
     def _run(
-        self, publisher: Publisher, now: datetime, states: tuple[DraftState, ...]
+        self, publisher: Publisher, now: datetime, states: tuple[DraftState, ...],
+        render: Renderer | None = None,
     ) -> list[PublishOutcome]:
         outcomes: list[PublishOutcome] = []
         for state in states:
             for draft in self.drafts(state):
-                outcome = self._publish_one(draft.id, publisher, now)
+                outcome = self._publish_one(draft.id, publisher, now, render)
                 if outcome is None:
                     continue
                 outcomes.append(outcome)
@@ -518,7 +552,7 @@ class Outbox:
         return outcomes
 
     def _publish_one(
-        self, draft_id: int, publisher: Publisher, now: datetime
+        self, draft_id: int, publisher: Publisher, now: datetime, render: Renderer | None = None
     ) -> PublishOutcome | None:
         draft = self.get(draft_id)
         sendable = (DraftState.APPROVED, DraftState.PUBLISHING)
@@ -540,21 +574,48 @@ class Outbox:
                         sets={"pid": found, "published_at": iso(now), "last_error": None},
                     )
                 return PublishOutcome(draft.id, PublishHow.FOUND, done.state, pid=found)
+        # Rendered now (outside the write lock); what was rendered is committed with the
+        # claim, so the record always holds the text that may be on the forum. The marker
+        # chosen at draft time stays: it is how an interrupted send is found.
+        refresh = render(draft, now) if render is not None else None
         # Claim: the state and the attempt are committed before anything is sent.
         with self.store.write():
             current = self.get(draft.id)
             if current.state not in sendable or current.attempts != draft.attempts:
                 return None  # changed meanwhile (rejected, superseded): not ours to send
+            sets: dict[str, Any] = {"attempts": current.attempts + 1}
+            detail: dict[str, Any] = {"attempt": current.attempts + 1}
+            if refresh is not None:
+                edited = hand_edited(current) or current.body != draft.body
+                if refresh.drop and not edited:
+                    done = self._transition(
+                        draft.id, sendable, DraftState.SUPERSEDED, actor="bot", now=now,
+                        detail={"why": refresh.drop}, sets={"last_error": None},
+                    )
+                    return PublishOutcome(draft.id, PublishHow.SUPERSEDED, done.state, error=refresh.drop)
+                if refresh.body is not None and not edited and strip_marker(refresh.body) != current.body:
+                    fresh = strip_marker(refresh.body)
+                    sets.update(body=fresh, original_body=fresh)
+                    detail["rendered_at_publish"] = True
+                if refresh.edit_pid != current.edit_pid:
+                    sets["edit_pid"] = refresh.edit_pid
+                    detail["edit_pid"] = refresh.edit_pid
             claimed = self._transition(
                 draft.id, sendable, DraftState.PUBLISHING, actor="bot", now=now,
-                detail={"attempt": current.attempts + 1},
-                sets={"attempts": current.attempts + 1},
+                detail=detail, sets=sets,
             )
         moderated = False
         try:
+            pid: int | None
             if claimed.edit_pid is not None:
-                publisher.edit(claimed.tid, claimed.edit_pid, claimed.message)
-                pid: int | None = claimed.edit_pid
+                try:
+                    publisher.edit(claimed.tid, claimed.edit_pid, claimed.message)
+                    pid = claimed.edit_pid
+                except _EDIT_REFUSALS as exc:
+                    # Nothing was stored: post it new instead (and the next count edits that).
+                    self._edit_refused(claimed, exc, now)
+                    sent = publisher.reply(claimed.tid, claimed.message, quote_pid=claimed.quote_pid)
+                    pid, moderated = sent.pid, sent.moderated
             else:
                 sent = publisher.reply(claimed.tid, claimed.message, quote_pid=claimed.quote_pid)
                 pid, moderated = sent.pid, sent.moderated
@@ -571,6 +632,18 @@ class Outbox:
                 sets={"pid": pid, "published_at": iso(now), "last_error": None},
             )
         return PublishOutcome(claimed.id, PublishHow.SENT, done.state, pid=pid, moderated=moderated)
+
+    def _edit_refused(self, draft: Draft, exc: errors.ForumRefused, now: datetime) -> None:
+        """Committed before the new post is sent: a kill in between leaves a draft that
+        is looked up by its marker and then sent as a new post, never as the edit."""
+        with self.store.write() as conn:
+            conn.execute(
+                "UPDATE outbox SET edit_pid = NULL, updated_at = ? WHERE id = ? AND state = ?",
+                (iso(now), draft.id, DraftState.PUBLISHING.value),
+            )
+            self._log(draft.id, DraftState.PUBLISHING, DraftState.PUBLISHING, actor="bot", now=now,
+                      detail={"edit_refused": _describe(exc), "edit_pid": draft.edit_pid,
+                              "instead": "new post"})
 
     def _refused(self, draft: Draft, exc: errors.ForumRefused, now: datetime) -> PublishOutcome:
         error = _describe(exc)
@@ -607,6 +680,9 @@ __all__ = [
     "PublishOutcome",
     "Publisher",
     "PublisherBusyError",
+    "Refresh",
+    "Renderer",
     "Sent",
     "UnknownDraftError",
+    "hand_edited",
 ]

@@ -45,7 +45,7 @@ class AgentSettings:
     poll_jitter_seconds: float = 10.0
     min_request_interval_seconds: float = 2.0
     running_count_interval_minutes: float = 30.0
-    running_count_edit_in_place: bool = False
+    running_count_edit_in_place: bool = True  # one running-count post per day, edited
     count_request_word: str = "计票"
     count_request_interval_minutes: float = 10.0
     count_request_max_age_minutes: float = 60.0
@@ -159,7 +159,7 @@ class _Reader:
             poll_jitter_seconds=self.number(table, "poll_jitter_seconds", where, 10.0),
             min_request_interval_seconds=self.number(table, "min_request_interval_seconds", where, 2.0),
             running_count_interval_minutes=self.number(table, "running_count_interval_minutes", where, 30.0),
-            running_count_edit_in_place=bool(self.flag(table, "running_count_edit_in_place", where, False)),
+            running_count_edit_in_place=bool(self.flag(table, "running_count_edit_in_place", where, True)),
             count_request_word=word.strip(),
             count_request_interval_minutes=self.number(table, "count_request_interval_minutes", where, 10.0),
             count_request_max_age_minutes=self.number(table, "count_request_max_age_minutes", where, 60.0),

@@ -24,10 +24,12 @@ def _domain_errors() -> tuple[type[BaseException], ...]:
     from forumbot.errors import ForumError
     from forumbot.outbox import OutboxError
     from forumbot.secrets import SecretError
+    from forumbot.instance import InstanceError
+    from forumbot.store.base import StoreOpenError
     from forumbot.store.cards import ProposalDecidedError
 
     return (ConfigError, DirectorError, StateError, CardError, OutboxError, SecretError, ForumError,
-            ProposalDecidedError)
+            ProposalDecidedError, StoreOpenError, InstanceError)
 
 
 def friendly(fn: Callable[..., Any]) -> Callable[..., Any]:

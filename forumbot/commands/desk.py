@@ -2,34 +2,41 @@
 
 from __future__ import annotations
 
+import logging
+
 import click
 
 from forumbot.commands._common import config_option, friendly
+
+log = logging.getLogger("forumbot.desk")
 
 
 @click.command("desk")
 @config_option
 @click.option("--host", default="127.0.0.1", show_default=True,
-              help="Address to bind. Anything but loopback requires FORUMBOT_DESK_TOKEN and a login.")
+              help="Address to bind (0.0.0.0: every address of this machine). Anything but "
+                   "loopback requires FORUMBOT_DESK_TOKEN and a login.")
 @click.option("--port", default=8765, show_default=True, type=int, help="Port to listen on.")
 @friendly
 def desk(config_path: str, host: str, port: int) -> None:
     """Serve the director's desk: the game, tallies, drafts to approve, cards, forms.
 
-    Open the printed address in a browser (a phone on the same machine's network needs
-    --host and a token). The agent (forumbot run) publishes what you approve here.
+    Open the printed address in a browser (a phone on the same network needs --host
+    0.0.0.0 and a token; the addresses to use are printed). The agent (forumbot run)
+    publishes what you approve here.
 
     Example: forumbot desk --config game.toml --port 8765
     """
     from forumbot.desk import DeskSecurityError, serve
+    from forumbot.desk.server import listen_error
 
     try:
         serve(config_path, host=host, port=port,
-              ready=lambda url: click.echo(f"director's desk: {url}  (Ctrl-C to stop)"))
+              ready=lambda line: click.echo(f"{line}（Ctrl-C 停止）"))
     except DeskSecurityError as exc:
         raise click.ClickException(str(exc)) from None
     except OSError as exc:
-        raise click.ClickException(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+        raise click.ClickException(listen_error(host, port, exc)) from None
 
 
 def desk_options(fn):
@@ -40,19 +47,30 @@ def desk_options(fn):
     return fn
 
 
-def start_desk_for_run(config_path: str, host: str = "127.0.0.1", port: int = 8765, *, clock=None):
+def start_desk_for_run(config_path: str, host: str = "127.0.0.1", port: int = 8765, *, clock=None,
+                       record=None):
     """Start the desk in a background thread for ``forumbot run --desk``; returns the
-    ``DeskServer`` (call ``.stop()`` after the agent stops). Domain errors become a
-    one-line ClickException like every command's."""
+    ``DeskServer`` (call ``.stop()`` after the agent stops), or None when it cannot listen
+    (a taken port): the agent runs on without it — it has a game to count — says so in
+    one line, and ``record`` (the instance lock) carries it to ``forumbot status``. A
+    desk that would be unsafe (no token off loopback) stops the start instead: that is
+    a setting to fix, not a passing condition."""
     from forumbot.desk import DeskSecurityError, start_desk
+    from forumbot.desk.server import listen_error
 
     try:
         server = start_desk(config_path, host=host, port=port, clock=clock)
     except DeskSecurityError as exc:
         raise click.ClickException(str(exc)) from None
     except OSError as exc:
-        raise click.ClickException(f"desk: cannot listen on {host}:{port}: {exc.strerror or exc}") from None
-    click.echo(f"director's desk: {server.url}", err=True)
+        message = listen_error(host, port, exc, port_option="--desk-port")
+        log.warning("desk not served: %s；代理程序照常运行，只是没有导演台", message)
+        if record is not None:
+            record.update(desk={"error": message})
+        return None
+    click.echo(server.address_line, err=True)
+    if record is not None:
+        record.update(desk={"url": " ".join(server.urls)})
     return server
 
 

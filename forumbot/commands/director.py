@@ -42,10 +42,16 @@ def status(config_path: str, as_json: bool) -> None:
 
     Example: forumbot status --config game.toml
     """
+    from forumbot.instance import lock_path, probe, status_lines
+
     with runtime(config_path) as rt:
         s = lib.status(rt, _now(rt))
         if as_json:
+            holder = probe(lock_path(rt.settings.agent.database))
             click.echo(json.dumps({
+                "agent": None if holder is None else {
+                    "running": holder.running, "pid": holder.pid, "host": holder.host, "since": holder.since,
+                    "last_pass": holder.beat, "problems": list(holder.problems.values()), "desk": holder.desk},
                 "now": s.now.isoformat(), "day": s.day.number if s.day else None,
                 "deadline": s.day.deadline.isoformat() if s.day else None, "time_left": s.time_left,
                 "sheriff": s.sheriff, "out": [{"player": p, "why": w} for p, w in s.out],
@@ -56,6 +62,8 @@ def status(config_path: str, as_json: bool) -> None:
                     "needed": s.acceleration.needed, "enough": s.acceleration.enough},
             }, ensure_ascii=False, indent=2))
             return
+        for line in status_lines(rt.settings.agent.database):  # the agent, and what it cannot do
+            click.echo(line)
         if s.day is None:
             console.print("No day has started yet.")
         else:

@@ -4,29 +4,91 @@ from __future__ import annotations
 
 import logging
 import signal
+import sys
 import threading
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Callable
 
 import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
+from forumbot.clock import AcceleratedClock, Clock
 from forumbot.commands._common import config_option, friendly, runtime
 from forumbot.commands.desk import desk_options, start_desk_for_run
 
 log = logging.getLogger("forumbot")
 
+LOG_FORMAT = "%(asctime)s %(name)s %(levelname)s %(message)s"
 
-def setup_logging(verbose: bool, log_file=None) -> None:
+
+def forum_time(clock: Clock | None) -> Callable[[float], datetime]:
+    """Maps a log record's wall time to the agent's clock: the forum's time in the forum's
+    zone (under the demo's accelerated clock, game time), so log lines line up with post
+    times, deadlines and status."""
+    if isinstance(clock, AcceleratedClock):
+        return lambda t: clock.origin + timedelta(seconds=(t - clock.wall_origin) * clock.factor)
+    tz = getattr(clock, "tz", None)
+    if tz is not None:
+        return lambda t: datetime.fromtimestamp(t, tz)
+    if clock is not None:
+        return lambda t: clock.now()
+    return lambda t: datetime.fromtimestamp(t).astimezone()
+
+
+class ForumTimeFormatter(logging.Formatter):
+    """``2026-12-01 09:30:05+08:00``: the forum's time with its offset, never bare UTC."""
+
+    def __init__(self, fmt: str, stamp: Callable[[float], datetime]) -> None:
+        super().__init__(fmt)
+        self.stamp = stamp
+
+    def formatTime(self, record: logging.LogRecord, datefmt: str | None = None) -> str:  # noqa: N802
+        return self.stamp(record.created).isoformat(sep=" ", timespec="seconds")
+
+
+class LogFile(logging.FileHandler):
+    """The configured ``log_file``. When it cannot be written (the disk is full) that is
+    said once on stderr — not a traceback per log line — and the console keeps the log."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(path, encoding="utf-8")
+        self.path = path
+        self._failing: str | None = None
+
+    def handleError(self, record: logging.LogRecord) -> None:  # noqa: N802
+        exc = sys.exc_info()[1]
+        kind = f"{type(exc).__name__}:{getattr(exc, 'errno', '')}"
+        if kind != self._failing:
+            self._failing = kind
+            why = getattr(exc, "strerror", None) or exc
+            sys.stderr.write(f"forumbot: cannot write the log file {self.path} ({why}); "
+                             "the console keeps the log until it can\n")
+
+
+def setup_logging(verbose: bool, log_file: Path | None = None, *, clock: Clock | None = None) -> None:
+    stamp = forum_time(clock)
     handlers: list[logging.Handler] = [logging.StreamHandler()]
     if log_file is not None:
-        handlers.append(logging.FileHandler(log_file, encoding="utf-8"))
-    logging.basicConfig(
-        level=logging.DEBUG if verbose else logging.INFO,
-        format="%(asctime)s %(name)s %(levelname)s %(message)s",
-        handlers=handlers,
-        force=True,
-    )
+        try:
+            handlers.append(LogFile(Path(log_file)))
+        except OSError as exc:
+            raise click.ClickException(
+                f"无法写入日志文件 {log_file}（{exc.strerror or exc}）：请检查 [agent].log_file "
+                "及其所在文件夹是否存在、可写") from None
+    for handler in handlers:
+        handler.setFormatter(ForumTimeFormatter(LOG_FORMAT, stamp))
+    logging.basicConfig(level=logging.DEBUG if verbose else logging.INFO, handlers=handlers, force=True)
     logging.getLogger("httpx").setLevel(logging.WARNING)
+
+
+def hold_game(rt):
+    """The game's single-instance lock for an agent on ``rt`` (``InstanceBusy``, a
+    one-line refusal naming the holder, when another agent runs this game)."""
+    from forumbot.instance import InstanceLock, lock_path
+
+    return InstanceLock.acquire(lock_path(rt.settings.agent.database), role="agent", since=rt.clock.now())
 
 
 @click.command("run")
@@ -41,17 +103,20 @@ def run(config_path: str, once: bool, verbose: bool, with_desk: bool, desk_host:
     It keeps going until Ctrl-C or SIGTERM (a clean stop within a second: waits and
     retries end at once; a post cut short is looked up before it is ever sent again).
     With --once it exits 1 when the pass could not reach the forum or log in.
-    The password comes from FORUMBOT_PASSWORD or [bot].password_file.
+    The password comes from FORUMBOT_PASSWORD or [bot].password_file. Only one agent
+    runs a game at a time: a second one refuses to start and names the first.
 
-    With --desk the director's web page is served too (http://127.0.0.1:8765/).
+    With --desk the director's web page is served too (http://127.0.0.1:8765/); if its
+    port is taken the agent runs without it, and forumbot status says so.
 
     Example: FORUMBOT_PASSWORD=… forumbot run --config game.toml --desk
     """
     from forumbot.agent import Agent
+    from forumbot.health import Health
     from forumbot.runtime import make_client
 
-    with runtime(config_path) as rt:
-        setup_logging(verbose, rt.settings.agent.log_file)
+    with runtime(config_path) as rt, hold_game(rt) as lock:
+        setup_logging(verbose, rt.settings.agent.log_file, clock=rt.clock)
         stop = threading.Event()  # set by SIGINT/SIGTERM: ends even a retry's backoff at once
         client = make_client(rt, stop=stop)
         console = Console(stderr=True)
@@ -62,7 +127,7 @@ def run(config_path: str, once: bool, verbose: bool, with_desk: bool, desk_host:
             task = progress.add_task("backfill", total=total, tid=tid)
             return lambda page: progress.update(task, completed=page)
 
-        agent = Agent(rt, client, progress=track)
+        agent = Agent(rt, client, progress=track, health=Health(lock))
 
         def ask_stop(signum, _frame):
             log.info("signal %s: stopping (no new request; waits end now)", signal.Signals(signum).name)
@@ -72,9 +137,8 @@ def run(config_path: str, once: bool, verbose: bool, with_desk: bool, desk_host:
         signal.signal(signal.SIGTERM, ask_stop)
         log.info("forumbot running for %s (%s), database %s", rt.config.path, rt.config.rules.name,
                  rt.settings.agent.database)
-        desk = start_desk_for_run(config_path, desk_host, desk_port, clock=rt.clock) if with_desk else None
-        if desk is not None:
-            log.info("director's desk at %s", desk.url)
+        desk = start_desk_for_run(config_path, desk_host, desk_port, clock=rt.clock, record=lock) \
+            if with_desk else None
         try:
             with progress:
                 agent.start()

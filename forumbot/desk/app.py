@@ -15,10 +15,11 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from flask import Flask, current_app
+from flask import Flask, current_app, flash, render_template, request
 
 from forumbot.clock import Clock
-from forumbot.desk.security import CSRF_FIELD, LOOPBACK_NAMES, csrf_token, TOKEN_ENV, DeskSecurityError, is_loopback
+from forumbot.desk.security import (CSRF_FIELD, LOOPBACK_NAMES, TOKEN_ENV, DeskSecurityError, LoginLimiter,
+                                    client_address, csrf_token, is_loopback, lockout_message, login_limiter)
 from forumbot.runtime import Runtime, open_runtime
 
 DEFAULT_HOST = "127.0.0.1"
@@ -72,6 +73,9 @@ def create_app(config_path: str | Path, *, host: str = DEFAULT_HOST, clock: Cloc
         TRUSTED_HOSTS=list(LOOPBACK_NAMES) if not needs_login else None,
     )
     app.extensions["forumbot_runtime"] = RuntimeHolder(lambda: open_runtime(config_path, clock=clock))
+    app.extensions["forumbot_login_limiter"] = LoginLimiter()
+    # Registered before the blueprint's guards, so a locked-out address is answered first.
+    app.before_request(_refuse_locked_out_login)
     from forumbot.desk.routes import bp
 
     # Globals, not context: the macros in _macros.html are imported without context.
@@ -79,6 +83,19 @@ def create_app(config_path: str | Path, *, host: str = DEFAULT_HOST, clock: Cloc
 
     app.register_blueprint(bp)
     return app
+
+
+def _refuse_locked_out_login():
+    """A login attempt from an address with too many wrong tokens: 429 and the login page
+    saying how long to wait (the token is not even looked at)."""
+    if request.endpoint != "desk.login" or request.method != "POST":
+        return None
+    left = login_limiter().locked_for(client_address())
+    if left <= 0:
+        return None
+    flash(lockout_message(left), "error")
+    page = render_template("login.html", next="/", now=None, nav_waiting=0, game=None)
+    return page, 429, {"Retry-After": str(int(left) + 1)}
 
 
 def runtime_holder() -> RuntimeHolder:

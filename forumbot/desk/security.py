@@ -5,6 +5,8 @@
   rebinding cannot reach it under its own name.
 * Bound anywhere else it requires a login with the token from ``FORUMBOT_DESK_TOKEN``;
   without a token it refuses to start.
+* Logins are rate-limited per client address (``LoginLimiter``): after 5 wrong tokens
+  in 15 minutes that address is refused for 15 minutes, the right token included.
 * Every POST carries the session's CSRF token (a random value kept in the signed session
   cookie, compared in constant time); the cookie is ``SameSite=Strict`` and ``HttpOnly``.
 """
@@ -14,6 +16,10 @@ from __future__ import annotations
 import hmac
 import ipaddress
 import secrets
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Callable
 
 from flask import abort, current_app, request, session
 
@@ -61,5 +67,87 @@ def logged_in() -> bool:
 
 
 def token_matches(given: str) -> bool:
+    """The login's check: counts a wrong token against the client's address, and refuses
+    (even the right token) while that address is locked out."""
+    limiter = login_limiter()
+    address = client_address()
+    if limiter.locked_for(address) > 0:
+        return False
     expected = current_app.config.get("DESK_TOKEN") or ""
-    return bool(expected) and hmac.compare_digest(expected.encode(), given.strip().encode())
+    ok = bool(expected) and hmac.compare_digest(expected.encode(), given.strip().encode())
+    if ok:
+        limiter.succeeded(address)
+    else:
+        limiter.failed(address)
+    return ok
+
+
+MAX_FAILURES = 5
+LOCKOUT_SECONDS = 15 * 60
+
+
+@dataclass
+class _Tries:
+    failures: list[float] = field(default_factory=list)
+    locked_until: float = 0.0
+
+
+class LoginLimiter:
+    """Wrong tokens per client address: ``max_failures`` within ``window`` seconds lock
+    that address out for ``lockout`` seconds. Wall-clock time (a guesser does not care
+    about the demo's accelerated game clock); kept in memory — a restart forgets, which
+    costs a guesser a restart of the director's desk, not a way in. Behind a reverse proxy
+    every client shares the proxy's address: X-Forwarded-For is not trusted (anyone can
+    write it), so there the limit applies to all clients together."""
+
+    def __init__(self, max_failures: int = MAX_FAILURES, window: float = LOCKOUT_SECONDS,
+                 lockout: float = LOCKOUT_SECONDS, clock: Callable[[], float] = time.monotonic,
+                 max_addresses: int = 10_000) -> None:
+        self.max_failures, self.window, self.lockout = max_failures, window, lockout
+        self.clock = clock
+        self.max_addresses = max_addresses
+        self._tries: dict[str, _Tries] = {}
+        self._lock = threading.Lock()
+
+    def locked_for(self, address: str) -> float:
+        """Seconds left of ``address``'s lockout (0: may try)."""
+        with self._lock:
+            tries = self._tries.get(address)
+            return max(0.0, tries.locked_until - self.clock()) if tries else 0.0
+
+    def failed(self, address: str) -> None:
+        now = self.clock()
+        with self._lock:
+            if address not in self._tries and len(self._tries) >= self.max_addresses:
+                self._forget_stale(now)
+            tries = self._tries.setdefault(address, _Tries())
+            tries.failures = [t for t in tries.failures if now - t < self.window] + [now]
+            if len(tries.failures) >= self.max_failures:
+                tries.locked_until = now + self.lockout
+                tries.failures.clear()
+
+    def succeeded(self, address: str) -> None:
+        with self._lock:
+            self._tries.pop(address, None)
+
+    def _forget_stale(self, now: float) -> None:
+        stale = [a for a, t in self._tries.items()
+                 if t.locked_until <= now and all(now - f >= self.window for f in t.failures)]
+        for address in stale:
+            del self._tries[address]
+        if len(self._tries) >= self.max_addresses:  # a flood of addresses: keep the locked ones
+            for address in [a for a, t in self._tries.items() if t.locked_until <= now]:
+                del self._tries[address]
+
+
+def login_limiter() -> LoginLimiter:
+    return current_app.extensions["forumbot_login_limiter"]
+
+
+def client_address() -> str:
+    return request.remote_addr or "?"
+
+
+def lockout_message(seconds: float) -> str:
+    minutes = max(1, int((seconds + 59) // 60))
+    return f"登录失败次数过多（连续 {MAX_FAILURES} 次令牌不对）：请 {minutes} 分钟后再试。"

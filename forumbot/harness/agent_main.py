@@ -16,7 +16,8 @@ import threading
 import httpx
 
 from forumbot.agent import Agent
-from forumbot.commands.run import setup_logging
+from forumbot.commands.run import hold_game, setup_logging
+from forumbot.health import Health
 from forumbot.runtime import make_client, open_runtime
 
 log = logging.getLogger("forumbot")
@@ -29,11 +30,12 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     rt = open_runtime(args.config)
     try:
-        setup_logging(False, rt.settings.agent.log_file)
+        lock = hold_game(rt)  # one agent per game, as forumbot run
+        setup_logging(False, rt.settings.agent.log_file, clock=rt.clock)
         timeout = httpx.Timeout(args.http_timeout, connect=min(args.http_timeout, 10.0))
         stop = threading.Event()
         client = make_client(rt, http=httpx.Client(timeout=timeout, follow_redirects=False), stop=stop)
-        agent = Agent(rt, client)
+        agent = Agent(rt, client, health=Health(lock))
 
         def ask_stop(signum, _frame) -> None:
             log.info("signal %s: stopping after this pass", signal.Signals(signum).name)

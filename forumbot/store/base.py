@@ -9,6 +9,7 @@ up front so two processes cannot both read a state and both act on it.
 from __future__ import annotations
 
 import json
+import os
 import re
 import sqlite3
 from collections.abc import Iterator, Mapping
@@ -34,6 +35,37 @@ _SECRET_PARTS = frozenset(
 )
 
 
+class StoreOpenError(Exception):
+    """The game's database cannot be opened: one line naming the path and what to do."""
+
+
+def _open_error(path: Path, exc: BaseException) -> StoreOpenError:
+    """Why ``path`` could not be opened, said for a director (the things a director can
+    cause: a folder given as the file, a missing or read-only folder, a full disk)."""
+    folder = path.parent
+    text = str(exc).lower()
+    if path.is_dir():
+        why = (f"[agent].database 指向的是一个文件夹，不是文件：{path}。"
+               f"请在配置里写上文件名，例如 {path / 'forumbot-game.sqlite'}")
+    elif not folder.is_dir():
+        why = (f"存放游戏状态的文件夹不存在：{folder}。请先建好它（mkdir -p {folder}），"
+               "或在 [agent].database 换一个位置")
+    elif "full" in text or getattr(exc, "errno", None) in (28, 122):
+        why = f"磁盘已满，无法写入游戏状态：{path}。请在该磁盘上腾出空间后再试"
+    elif "readonly" in text or "read-only" in text or "unable to open" in text \
+            or isinstance(exc, PermissionError):
+        target = path if path.exists() and not os.access(path, os.W_OK) else folder
+        why = (f"游戏状态无法写入：{target} 不可写（forumbot 要在文件夹 {folder} 里写 {path.name} "
+               f"及其 -wal、-shm 文件）。请恢复写权限（例如 chmod u+w {target}），"
+               "或在 [agent].database 换一个可写的位置")
+    elif "not a database" in text or "malformed" in text:
+        why = (f"{path} 不是 forumbot 的游戏数据库，或已损坏。请检查 [agent].database 是否指错了文件；"
+               "若是损坏，请从备份恢复")
+    else:
+        why = f"无法打开游戏状态 {path}：{exc}"
+    return StoreOpenError(why)
+
+
 class SecretKeyError(ValueError):
     """A metadata key names a secret: such values are never stored."""
 
@@ -55,9 +87,12 @@ class StoreBase:
 
     def __init__(self, path: str | Path, *, busy_timeout: float = 30.0) -> None:
         self.path = None if str(path) == ":memory:" else Path(path)
-        conn = sqlite3.connect(
-            str(path), timeout=busy_timeout, isolation_level=None, check_same_thread=False
-        )
+        try:
+            conn = sqlite3.connect(
+                str(path), timeout=busy_timeout, isolation_level=None, check_same_thread=False
+            )
+        except (sqlite3.Error, OSError) as exc:
+            raise _open_error(Path(path), exc) from exc
         self.db = sqlite_utils.Database(conn)
         self._secret_values: set[str] = set()
         try:
@@ -65,6 +100,11 @@ class StoreBase:
                 self.db.enable_wal()
             self.db.execute("PRAGMA foreign_keys=ON")
             migrate(self.db)
+        except (sqlite3.OperationalError, sqlite3.DatabaseError, OSError) as exc:
+            conn.close()
+            if self.path is None or isinstance(exc, sqlite3.ProgrammingError):
+                raise
+            raise _open_error(self.path, exc) from exc
         except BaseException:
             conn.close()
             raise

@@ -4,11 +4,12 @@ HTTP, stopped cleanly by SIGTERM or Ctrl-C (SIGINT) in the middle of its wait.""
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
 import time
-from datetime import timedelta
+from datetime import datetime, timedelta, timezone
 
 import pytest
 
@@ -50,3 +51,32 @@ def test_cmd_run__stops_cleanly_on_a_signal(tmp_path, signum):
         if proc.poll() is None:
             proc.kill()
         sim.stop()
+
+
+STAMP = re.compile(r"^(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2})\+08:00 forumbot")
+
+
+def test_cmd_run__log_lines_are_stamped_in_the_forums_time_with_its_offset(tmp_path):
+    """Console and log_file alike: the forum's time (Asia/Shanghai, +08:00), here the
+    game clock's, never the machine's UTC."""
+    from tests.forumbot.agent_process import live_game
+
+    game = live_game(tmp_path, log_file=str(tmp_path / "forumbot.log"))
+    try:
+        done = game.cli("run", "--once")
+        assert done.returncode == 0, done.stderr
+        for text in (done.stderr, (tmp_path / "forumbot.log").read_text(encoding="utf-8")):
+            lines = [line for line in text.splitlines() if " forumbot" in line]
+            assert lines and all(STAMP.match(line) for line in lines), lines[:3]
+            first = datetime.fromisoformat(STAMP.match(lines[0]).group(1))
+            assert datetime(2026, 12, 1, 11, 0) <= first < datetime(2026, 12, 1, 11, 5)  # game time
+        # Without a game clock: the wall clock, in the forum's zone.
+        env = {k: v for k, v in game.env.items() if k != CLOCK_ENV}
+        done = subprocess.run([sys.executable, "-m", "forumbot", "run", "--once", "--config", str(game.config)],
+                              env=env, capture_output=True, text=True, timeout=60)
+        line = next(line for line in done.stderr.splitlines() if " forumbot" in line)
+        stamp = datetime.fromisoformat(line.split(" forumbot")[0].replace(" ", "T"))
+        assert line.split(" forumbot")[0].endswith("+08:00")
+        assert abs((stamp - datetime.now(timezone.utc)).total_seconds()) < 120
+    finally:
+        game.sim.stop()
