@@ -7,7 +7,8 @@ Discuz's ``aimg_`` id and zoom attributes.
 without widths or colours.
 ``api`` — the mobile API v4 ``message``: quotes become ``div.reply_wrap``, ``[size]``,
 ``[align]`` and the edit stamp are dropped, links carry no target and their ``&amp;`` is
-escaped twice (a real quirk of the captured forum), images sit in ``div.img``.
+escaped twice (a real quirk of the captured forum), images sit in ``div.img``, tables are
+``mobile_parsetable``'s ``table.dzcode_table`` (or a ``<ul>`` of ``|`` lines).
 ``d72`` — a Discuz! 7.2 page (``include/discuzcode.func.php``): links only for absolute
 URLs, ``[align]`` → ``<p align>``, ``[hr]`` → ``hr.solidline``, images ``onload=thumbImg``.
 
@@ -67,6 +68,9 @@ def _width(width: str) -> str:
 def _cell(tr: str | None, colspan: str | None, rowspan: str | None, width: str | None,
           mode: Mode) -> str:
     """``parsetrtd``: close the previous cell (or open a row), then open a ``<td>``."""
+    if mode == "api":  # mobile_parsetrtd: every cell after the first also closes the row
+        row = f' style="background-color:{tr}"' if tr and tr != "td" else ""
+        return ("</td></tr>" if tr == "td" else f"<tr{row}>") + '<td class="dzcode_td">'
     if tr == "td":
         head = "</td>"
     elif tr and mode == "d72":
@@ -88,6 +92,8 @@ def _cell(tr: str | None, colspan: str | None, rowspan: str | None, width: str |
 def _table_open(width: str, bgcolor: str, mode: Mode) -> str:
     if mode == "touch":
         return "<table>"
+    if mode == "api":
+        return '<table class="dzcode_table" cellspacing="0" ' + (f' bgcolor="{bgcolor}">' if bgcolor else ">")
     style = f'style="width:{width}"' if width else ""
     return (f'<table cellspacing="0" class="t_table" {style}'
             + (f' bgcolor="{bgcolor}">' if bgcolor else ">"))
@@ -96,6 +102,9 @@ def _table_open(width: str, bgcolor: str, mode: Mode) -> str:
 def _table(m: re.Match[str], mode: Mode) -> str:
     width, bgcolor, body = m.group(1) or "", m.group(2) or "", m.group(3)
     has_ends = "[/tr]" in body or "[/td]" in body
+    if not has_ends and mode == "api":
+        return "<ul>" + "".join("<li>" + row.replace("\\|", "&#124;").replace("|", "</li><li>")
+                                + "</li>" for row in body.split("\n")) + "</ul>"
     if not has_ends and mode != "d72":
         # X3: a table of lines, cells split by "|".
         rows = "".join("<tr><td>" + row.replace("\\|", "&#124;").replace("|", "</td><td>")
@@ -153,8 +162,7 @@ def render(message: str, site_url: str, mode: Mode = "x3") -> str:
         html = _URL_EQ.sub(lambda m: link(m.group(1), m.group(2)), html)
         html = _URL.sub(lambda m: link(m.group(1), m.group(1)), html)
 
-    if mode != "api":
-        html = _tables(html, mode)
+    html = _tables(html, mode)
 
     quote_open = '<div class="reply_wrap">' if mode == "api" else '<div class="quote"><blockquote>'
     quote_close = "</div>" if mode == "api" else "</blockquote></div>"

@@ -43,6 +43,8 @@ class D72Routes(D72App):
         script = req.script or "index.php"
         if req.path.startswith("/archiver"):
             return self.not_simulated("archiver")
+        if req.path.count("/") > 1:  # 7.2 has no api/mobile/ (nor other folders a bot uses)
+            return self.not_simulated(req.path)
         if script in NOROBOT and visit.robot:
             return self.forbidden()
         closed = self.data.settings.site_closed

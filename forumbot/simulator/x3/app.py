@@ -194,8 +194,8 @@ class X3App(ForumBase):
                   "sechash": ""}
         if held:
             return message("post_reply_mod_succeed", ok=True,
-                           url=f"forum.php?mod=viewthread&tid={thread.tid}", reply_mod="1",
-                           **params)
+                           url=f"forum.php?mod=viewthread&tid={thread.tid}", **params,
+                           reply_mod="1")
         page = self.page_of(thread, pid, self.ppp) or 1
         url = f"forum.php?mod=viewthread&tid={thread.tid}&pid={pid}&page={page}&extra=#pid{pid}"
         return message("post_reply_succeed", ok=True, url=url, **params)
