@@ -169,7 +169,14 @@ def test_cli__help_documents_the_script_format() -> None:
         assert table in out, table
 
 
-def test_cli__a_game_config_is_not_a_script() -> None:
+def test_cli__a_game_config_is_not_a_script(monkeypatch: pytest.MonkeyPatch) -> None:
+    import forumbot.commands.simulate as command
+
+    class NoWait:  # were the config accepted, serve nothing and return, never hang
+        def wait(self) -> None:
+            return None
+
+    monkeypatch.setattr(command.threading, "Event", NoWait)
     config = Path(__file__).resolve().parents[2] / "config.toml"  # the example game config
     result = CliRunner().invoke(main, ["simulate", "--port", "0", "--script", str(config)])
     assert result.exit_code == 1
