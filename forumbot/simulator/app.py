@@ -148,8 +148,9 @@ class ForumBase:
         return post_bytes(text, self.charset)
 
     def in_newbie_span(self, user: User, unit: timedelta) -> bool:
-        """Registered less than ``newbiespan`` units ago (and no post since, for the
-        ``lastpost`` half of the check both generations make)."""
+        """Registered less than ``newbiespan`` units ago. (Both generations also look at
+        the member's ``lastpost``, which can only be later than the registration, so the
+        registration decides.)"""
         span = self.data.settings.newbiespan
         if not span or user.registered_at is None:
             return False
