@@ -1,11 +1,15 @@
 """The simulator as the harness needs it: fast, hookable, and failing at random.
 
-* ``HarnessSimulator`` serves with TCP_NODELAY. The stock handler writes the headers and
-  the body in two sends, so Nagle's algorithm meets the client's delayed ACK and every
-  exchange waits ~40 ms; a soak run makes tens of thousands of requests.
+* ``HarnessSimulator`` is a ``Simulator`` of either generation and charset
+  (``HarnessSimulator(clock=…, discuz="7.2", charset="gbk")``) with a chosen fault plan.
+  It serves with TCP_NODELAY: the stock handler writes the headers and the body in two
+  sends, so Nagle's algorithm meets the client's delayed ACK and every exchange waits
+  ~40 ms; a soak run makes tens of thousands of requests.
 * ``on_bot_post`` is called in the server thread right after the forum stored a post by
   the bot and BEFORE the response is written: the crash harness kills the agent there,
   inside the window between "the forum has the post" and "the agent recorded it".
+* The switches a test flips are the simulator's ``settings`` (captcha, moderation,
+  newbie period, …); ``release_post`` is the moderator approving a held reply.
 * ``RandomFaults`` is a ``FaultPlan`` that, besides the planned faults, makes a seeded
   fraction of requests fail in the simulator's ways. A slow answer to a reply POST is
   slow AFTER the store (the post is in, the answer comes too late), as a busy PHP process
@@ -17,17 +21,13 @@ from __future__ import annotations
 
 import random
 import threading
-import time
 from collections import Counter
-from dataclasses import dataclass
 from typing import Callable
 
 from forumbot.simulator import Simulator
-from forumbot.simulator.core import QuietServer
 from forumbot.simulator.faults import Fault, FaultPlan, PlannedFault
 from forumbot.simulator.model import StoredPost
-from forumbot.simulator.server import ForumServer, make_handler
-from forumbot.simulator.wire import Request, Response, random_token
+from forumbot.simulator.server import QuietServer, ServerCore, make_handler
 
 # The faults a real forum shows, each with a weight (how often it is picked).
 DEFAULT_MIX: dict[Fault, float] = {
@@ -45,13 +45,6 @@ _POSTING = ("action=reply", "action=edit", "module=sendreply")
 
 def is_posting(target: str) -> bool:
     return any(p in target for p in _POSTING)
-
-
-@dataclass
-class SlowAfter(PlannedFault):
-    """SLOW whose wait comes after the request was handled (``after`` seconds)."""
-
-    after: float = 0.0
 
 
 class RandomFaults(FaultPlan):
@@ -74,7 +67,7 @@ class RandomFaults(FaultPlan):
     def add_slow_after(self, match: str | None, after: float, times: int = 1) -> PlannedFault:
         """A planned SLOW that answers ``after`` wall seconds late, AFTER handling the
         request (a reply is stored, the answer misses the client's timeout)."""
-        fault = SlowAfter(Fault.SLOW, match, times, after=after)
+        fault = PlannedFault(Fault.SLOW, match, times, after=after)
         with self._lock:
             self._faults.append(fault)
         return fault
@@ -89,31 +82,13 @@ class RandomFaults(FaultPlan):
             kind = self._rng.choices(list(self.mix), weights=list(self.mix.values()))[0]
         fault: PlannedFault
         if kind is Fault.SLOW and is_posting(target):
-            fault = SlowAfter(Fault.SLOW, None, 0, after=self.slow_delay)
+            fault = PlannedFault(Fault.SLOW, None, 0, after=self.slow_delay)
         else:
             fault = PlannedFault(kind, None, 0, delay=self.slow_delay)
         with self._lock:
             self.fired.append((kind, target))
             self.injected[kind] += 1
         return fault
-
-
-class HookedServer(ForumServer):
-    bot_name: str | None = None
-    on_bot_post: Callable[[StoredPost], None] | None = None
-
-    def dispatch(self, req: Request, fault: PlannedFault | None) -> Response:
-        first = self.data._next_pid
-        response = super().dispatch(req, fault)
-        hook = self.on_bot_post
-        if hook is not None and req.method == "POST" and self.bot_name:
-            for pid in range(first, self.data._next_pid):
-                post = self.data.posts.get(pid)
-                if post is not None and post.author == self.bot_name:
-                    hook(post)
-        if isinstance(fault, SlowAfter) and fault.after > 0:
-            time.sleep(fault.after)
-        return response
 
 
 class HarnessSimulator(Simulator):
@@ -125,31 +100,21 @@ class HarnessSimulator(Simulator):
         self._bot_name = bot_name
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
 
-    def _make_server(self) -> ForumServer:
+    def _make_server(self) -> ServerCore:
         if self._fault_plan is not None:
             self.faults = self._fault_plan
-        server = HookedServer(self.data, self.clock, self.charset, self.posts_per_page,
-                              self._site_url(), self.cookiepre, random_token(16), faults=self.faults)
+        server = super()._make_server()
         server.bot_name = self._bot_name
         return server
 
     @property
     def on_bot_post(self) -> Callable[[StoredPost], None] | None:
-        return self.server.on_bot_post  # type: ignore[attr-defined]
+        return self.server.on_bot_post
 
     @on_bot_post.setter
     def on_bot_post(self, hook: Callable[[StoredPost], None] | None) -> None:
-        self.server.on_bot_post = hook  # type: ignore[attr-defined]
+        self.server.on_bot_post = hook
 
-    def start(self) -> str:
-        if self._httpd is not None:
-            return self.base_url
+    def _bind(self) -> QuietServer:
         handler = type("NoDelayHandler", (make_handler(self),), {"disable_nagle_algorithm": True})
-        httpd = QuietServer((self.host, self.port), handler)
-        self.port = httpd.server_address[1]
-        self.server.site_url = self._site_url()
-        self._httpd = httpd
-        self._thread = threading.Thread(target=httpd.serve_forever, args=(0.05,),
-                                        name="discuz-simulator", daemon=True)
-        self._thread.start()
-        return self.base_url
+        return QuietServer((self.host, self.port), handler)

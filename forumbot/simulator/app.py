@@ -1,52 +1,49 @@
-"""The forum's request handling: sessions, login, pages, replies, edits (X3 URLs).
+"""What every simulated Discuz does, whatever its generation: the site, the viewer, output.
 
-``ForumApp.handle`` turns a ``Request`` into a ``Response``; the HTTP plumbing and the
-fault injection live in ``server.py``. The order of checks on a reply follows Discuz:
-site closed → form hash / Referer (``submitcheck``) → logged in → user group → thread →
-closed → captcha → length → flood control → store (or hold for moderation).
+``ForumBase`` holds the shared state (data, clock, charset, cookie prefix, the auth
+tokens of logged-in sessions) and the helpers both generations' routes use: numbering
+posts into floors and pages, the ``minpostsize`` byte count, storing or holding a reply,
+the robot check. A generation (``x3/``, ``d72/``) subclasses it with its sessions, its
+checks in its own order and its pages; ``server.py`` puts HTTP in front.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 import math
 import threading
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
-from urllib.parse import urlsplit
 
-from forumbot.simulator import render
 from forumbot.simulator.clock import ForumClock
-from forumbot.simulator.messages import Outcome, message
 from forumbot.simulator.model import (
-    GROUP_BANNED,
-    GROUP_INACTIVE,
     INVISIBLE_MODERATED,
     ForumData,
+    ForumDataError,
     StoredPost,
     Thread,
     User,
-    message_length,
+    post_bytes,
 )
-from forumbot.simulator.wire import Request, Response, random_token
-
-SUSPICIOUS = set("\"<>'()")
-REPLY_301_KEYS = {"post_reply_succeed", "post_edit_succeed"}
+from forumbot.simulator.wire import Request, Response
 
 
 @dataclass
 class Visit:
     """Who is asking, under which session cookies, and the cookies to set in reply."""
 
-    saltkey: str
     viewer: User | None
     formhash: str
     auth: str | None
+    saltkey: str = ""
     set_cookies: list[str] = field(default_factory=list)
+    robot: bool = False
+    touch: bool = False  # X3 serves this request its touch (mobile) template
 
 
-class ForumApp:
+class ForumBase:
+    generation = ""
+
     def __init__(self, data: ForumData, clock: ForumClock, charset: str, ppp: int,
                  site_url: str, cookiepre: str, authkey: str) -> None:
         self.data = data
@@ -57,15 +54,18 @@ class ForumApp:
         self.cookiepre = cookiepre
         self.authkey = authkey
         self.auth_tokens: dict[str, int] = {}
-        self.failures: dict[tuple[str, str], list[datetime]] = {}
         self._lock = threading.RLock()
 
-    # ---- sessions ------------------------------------------------------------------------
+    # ---- the site ----------------------------------------------------------------------
     def now(self) -> datetime:
         return self.clock.now()
 
     def cookie(self, name: str, value: str, max_age: int | None = 2592000,
                httponly: bool = False) -> str:
+        """``dsetcookie``: prefixed name; a negative age deletes (PHP writes ``deleted``)."""
+        if max_age is not None and max_age < 0:
+            return (f"{self.cookiepre}{name}=deleted; expires=Thu, 01 Jan 1970 00:00:01 GMT; "
+                    "Max-Age=0; path=/")
         text = f"{self.cookiepre}{name}={value}"
         if max_age is not None:
             expires = datetime.fromtimestamp(self.now().timestamp() + max_age, timezone.utc)
@@ -73,93 +73,65 @@ class ForumApp:
         text += "; path=/"
         return text + ("; HttpOnly" if httponly else "")
 
-    def formhash_for(self, saltkey: str, user: User | None) -> str:
-        seed = f"{saltkey}|{user.uid if user else 0}|{user.name if user else ''}|{self.authkey}"
-        return hashlib.md5(seed.encode()).hexdigest()[8:16]
-
     def expire_sessions(self) -> None:
         with self._lock:
             self.auth_tokens.clear()
 
-    def visit(self, req: Request) -> Visit:
-        set_cookies: list[str] = []
-        saltkey = req.cookies.get(self.cookiepre + "saltkey", "")
-        if not saltkey:
-            saltkey = random_token(8)
-            stamp = int(self.now().timestamp()) - 3600
-            set_cookies += [self.cookie("saltkey", saltkey, httponly=True),
-                            self.cookie("lastvisit", str(stamp))]
-        set_cookies.append(self.cookie("sid", random_token(6), max_age=86400))
-        set_cookies.append(self.cookie("lastact", f"{int(self.now().timestamp())}%09"
-                                       f"{req.path.strip('/') or 'forum.php'}", max_age=86400))
-        auth = req.cookies.get(self.cookiepre + "auth") or None
-        viewer = None
+    def viewer_for(self, auth: str | None) -> User | None:
         with self._lock:
             uid = self.auth_tokens.get(auth) if auth else None
-        if uid is not None and uid in self.data.users:
-            viewer = self.data.users[uid]
-        else:
-            auth = None
-        return Visit(saltkey, viewer, self.formhash_for(saltkey, viewer), auth, set_cookies)
+        return self.data.users.get(uid) if uid is not None else None
 
-    def ctx(self, visit: Visit) -> render.Ctx:
-        s = self.data.settings
-        return render.Ctx(self.site_url, self.charset, self.cookiepre, s.bbname, self.now(),
-                          visit.viewer, visit.formhash, s.dateconvert)
+    def new_auth(self, user: User, token: str) -> None:
+        with self._lock:
+            self.auth_tokens[token] = user.uid
 
-    # ---- output helpers --------------------------------------------------------------------
-    def html(self, text: str, status: int = 200) -> Response:
-        return Response(status, text.encode(self.charset, "xmlcharrefreplace"),
-                        f"text/html; charset={self.charset}")
+    def drop_auth(self, token: str | None) -> None:
+        with self._lock:
+            if token:
+                self.auth_tokens.pop(token, None)
 
-    def xml(self, text: str, status: int = 200) -> Response:
-        return Response(status, text.encode(self.charset, "xmlcharrefreplace"),
-                        f"text/xml; charset={self.charset}")
+    def md5_hash(self, *parts: object) -> str:
+        return hashlib.md5("|".join(str(p) for p in (*parts, self.authkey)).encode()).hexdigest()
 
-    def outcome(self, req: Request, visit: Visit, outcome: Outcome,
-                handlekey: str | None = None) -> Response:
-        """One showmessage, in the form the request asked for (json, ajax, 301, page)."""
-        if handlekey is None:
-            handlekey = req.arg("handlekey")
-        if req.wants_json:
-            return Response(outcome.status, render.json_message(outcome).encode(),
-                            f"application/json; charset={self.charset}")
-        if req.inajax:
-            if outcome.key == "thread_nonexistence":
-                return self.xml(render.ajax_not_found(self.charset, outcome), outcome.status)
-            return self.xml(render.ajax_message(self.charset, outcome, handlekey), outcome.status)
-        if outcome.ok and outcome.key in REPLY_301_KEYS and outcome.url:
-            return Response(301, b"", f"text/html; charset={self.charset}").location(outcome.url)
-        return self.html(render.message_page(self.ctx(visit), outcome), outcome.status)
+    # ---- what the generation decides -----------------------------------------------------
+    def visit(self, req: Request) -> Visit:
+        raise NotImplementedError
 
-    def system_error(self, text: str = "您当前的访问请求当中含有非法字符，已经被系统拒绝") -> Response:
-        host = urlsplit(self.site_url).netloc
-        return Response(503, render.system_error(host, self.now(), text).encode("utf-8"),
-                        "text/html; charset=utf-8")
+    def route_any(self, req: Request, visit: Visit) -> Response:
+        raise NotImplementedError
 
-    # ---- checks shared by POST handlers ------------------------------------------------
-    def submitcheck(self, req: Request, visit: Visit) -> Outcome | Response | None:
-        """``submitcheck``: POST, same-host Referer (or none), and the right form hash."""
-        referer = req.headers.get("referer", "")
-        if referer:
-            host = (req.headers.get("host", "").rsplit(":", 1)[0]).strip("[]")
-            if (urlsplit(referer).hostname or "") != host:
-                return message("submit_invalid")
-        sent = req.form.get("formhash", req.query.get("formhash", ""))
-        if not sent:
-            raw = req.raw_target + req.raw_body.decode("latin-1")
-            if any(ch in SUSPICIOUS for ch in raw):
-                return self.system_error()
-            return message("submit_invalid")
-        if sent != visit.formhash:
-            return self.system_error()
-        return None
+    def form_charset(self, req: Request) -> str:
+        """The charset POSTed fields are decoded with (desktop forms: the page's)."""
+        return self.charset
 
-    def closed_outcome(self, reason: str) -> Outcome:
-        return message("site_closed", text=reason, adminemail=self.data.settings.adminemail)
+    def cc_blocked(self, req: Request, visit: Visit) -> bool:
+        return False
 
-    # ---- thread reading ------------------------------------------------------------------
+    # ---- output --------------------------------------------------------------------------
+    def encode(self, text: str) -> bytes:
+        # Characters the charset lacks go out as &#NNNNN; like a browser would send them.
+        return text.encode(self.charset, "xmlcharrefreplace")
+
+    # ---- reading -------------------------------------------------------------------------
+    def thread_or_none(self, tid: int) -> Thread | None:
+        try:
+            return self.data.thread(tid)
+        except ForumDataError:
+            return None
+
+    def post_or_none(self, pid: int) -> StoredPost | None:
+        try:
+            return self.data.post(pid)
+        except ForumDataError:
+            return None
+
+    def banned_uids(self) -> set[int]:
+        with self.data.lock:
+            return {u.uid for u in self.data.users.values() if u.banned}
+
     def numbered(self, thread: Thread, authorid: int | None = None) -> list[tuple[StoredPost, int]]:
+        """Visible posts with the floor each shows: a running count (``++$numpost``)."""
         return [(p, i + 1) for i, p in enumerate(self.data.visible_posts(thread.tid, authorid))]
 
     def page_of(self, thread: Thread, pid: int, ppp: int) -> int | None:
@@ -168,146 +140,28 @@ class ForumApp:
                 return (number - 1) // ppp + 1
         return None
 
-    def page_slice(self, thread: Thread, page: int, ppp: int, authorid: int | None,
-                   ordertype: int) -> tuple[list[render.ShownPost], int, int]:
-        """The posts on a page, the page actually served (clamped) and the page count."""
-        numbered = self.numbered(thread, authorid)
-        with self.data.lock:
-            banned = {u.uid for u in self.data.users.values() if u.banned}
-        if ordertype == 1 and numbered and numbered[0][0].first:
-            head, rest = numbered[0], list(reversed(numbered[1:]))
-            total = max(1, math.ceil(len(rest) / ppp))
-            page = min(max(page, 1), total)
-            chunk = rest[(page - 1) * ppp: page * ppp]
-            shown = [render.ShownPost(p, n, p.authorid in banned) for p, n in chunk]
-            if page == 1:
-                shown.insert(0, render.ShownPost(head[0], head[1], head[0].authorid in banned,
-                                                 label_empty=True))
-            return shown, page, total
-        total = max(1, math.ceil(len(numbered) / ppp))
-        page = min(max(page, 1), total)
-        chunk = numbered[(page - 1) * ppp: page * ppp]
-        return [render.ShownPost(p, n, p.authorid in banned) for p, n in chunk], page, total
+    def total_pages(self, count: int, ppp: int) -> int:
+        return max(1, math.ceil(count / ppp))
 
-    # ---- replies ---------------------------------------------------------------------------
-    def check_reply(self, visit: Visit, thread: Thread | None, message_text: str) -> Outcome | None:
-        """Everything that can refuse a reply after submitcheck, in Discuz's order."""
-        s = self.data.settings
-        user = visit.viewer
-        if user is None:
-            return message("replyperm_login_nopermission")
-        if user.groupid in (GROUP_BANNED, GROUP_INACTIVE):
-            return message("group_nopermission", grouptitle=user.grouptitle)
-        if thread is None:
-            return message("thread_nonexistence")
-        if thread.closed:
-            return message("post_thread_closed")
-        if s.captcha_post:
-            return message("submit_seccode_invalid")
-        if not message_text.strip():
-            return message("post_sm_isnull")
-        length = message_length(message_text)
-        if length < s.minpostsize:
-            return message("post_message_tooshort", minpostsize=s.minpostsize,
-                           maxpostsize=s.maxpostsize)
-        if length > s.maxpostsize:
-            return message("post_message_toolong", minpostsize=s.minpostsize,
-                           maxpostsize=s.maxpostsize)
+    # ---- posting -------------------------------------------------------------------------
+    def post_size(self, text: str) -> int:
+        return post_bytes(text, self.charset)
+
+    def in_newbie_span(self, user: User, unit: timedelta) -> bool:
+        """Registered less than ``newbiespan`` units ago. (Both generations also look at
+        the member's ``lastpost``, which can only be later than the registration, so the
+        registration decides.)"""
+        span = self.data.settings.newbiespan
+        if not span or user.registered_at is None:
+            return False
+        return self.now() - user.registered_at < span * unit
+
+    def store_reply(self, user: User, thread: Thread, text: str) -> tuple[int, bool]:
+        """Store a reply; (pid, held for moderation). A held reply gets its pid and
+        ``invisible = -2`` (``post_reply_mod_succeed``), and does not count as the
+        member's last post until a moderator releases it."""
+        held = self.data.settings.moderate_replies
         now = self.now()
-        with self.data.lock:
-            last = user.last_post_attempt
-            if s.floodctrl and last is not None and (now - last).total_seconds() < s.floodctrl:
-                return message("post_flood_ctrl", floodctrl=s.floodctrl)
-            user.last_post_attempt = now
-        return None
-
-    def store_reply(self, visit: Visit, thread: Thread, text: str) -> Outcome:
-        assert visit.viewer is not None
-        s = self.data.settings
-        params = {"fid": str(thread.fid), "tid": str(thread.tid)}
-        if s.moderate_replies:
-            self.data.add_post(thread.tid, visit.viewer.name, text, self.now(),
-                               invisible=INVISIBLE_MODERATED)
-            return message("post_reply_mod_succeed", ok=True,
-                           url=f"forum.php?mod=viewthread&tid={thread.tid}", **params)
-        pid = self.data.add_post(thread.tid, visit.viewer.name, text, self.now())
-        page = self.page_of(thread, pid, self.ppp) or 1
-        url = f"forum.php?mod=viewthread&tid={thread.tid}&pid={pid}&page={page}&extra=#pid{pid}"
-        params.update({"pid": str(pid), "from": "", "sechash": ""})
-        return Outcome("post_reply_succeed", params, ok=True, url=url)
-
-    def reply_text(self, req: Request) -> str:
-        """The message as stored: ``noticetrimstr`` + blank line + the user's text."""
-        text = req.form.get("message", "")
-        trim = req.form.get("noticetrimstr", "")
-        return f"{trim}\n\n{text}" if trim else text
-
-    # ---- login -----------------------------------------------------------------------------
-    def login_attempt(self, req: Request, visit: Visit) -> tuple[Outcome, User | None]:
-        s = self.data.settings
-        name = req.form.get("username", "").strip()
-        password = req.form.get("password", "")
-        key = (req.client_ip, name)
-        now = self.now()
-        window = timedelta(seconds=s.lockout_seconds)
-        with self._lock:
-            recent = [t for t in self.failures.get(key, []) if now - t < window]
-            self.failures[key] = recent
-        if s.captcha_login:
-            # No captcha answer is ever right here: a bot must report the captcha, not try it.
-            return message("submit_seccode_invalid"), None
-        if len(recent) >= s.login_failures_allowed:
-            return message("login_strike"), None
-        user = self.data.user_by_name(name)
-        if user is None or user.password != password:
-            return self._failed(key, now), None
-        if user.question is not None:
-            qid, answer = user.question
-            sent_qid = req.form.get("questionid", "0") or "0"
-            sent_answer = req.form.get("answer", "")
-            if sent_qid == "0" or not sent_answer:
-                return message("login_question_empty"), None
-            if sent_qid != str(qid) or sent_answer != answer:
-                return self._failed(key, now, "login_question_invalid"), None
-        key_ok = "login_succeed" if user.activated else "login_succeed_inactive_member"
-        return message(key_ok, ok=True, url=self.site_url + "forum.php",
-                       usergroup=user.grouptitle, username=user.name, uid=user.uid,
-                       groupid=user.groupid), user
-
-    def _failed(self, key: tuple[str, str], now: datetime, msgkey: str = "login_invalid") -> Outcome:
-        s = self.data.settings
-        with self._lock:
-            self.failures.setdefault(key, []).append(now)
-            remaining = s.login_failures_allowed - len(self.failures[key])
-        if remaining <= 0:
-            return message("login_strike")
-        if msgkey == "login_invalid":
-            return message("login_invalid", loginperm=remaining)
-        return message(msgkey, loginperm=remaining)
-
-    def log_in(self, visit: Visit, user: User, remember: bool) -> None:
-        token = random_token(40)
-        with self._lock:
-            self.auth_tokens[token] = user.uid
-        max_age = 2592000 if remember else None
-        stamp = str(int(self.now().timestamp()))
-        visit.set_cookies += [
-            self.cookie("ulastactivity", stamp), self.cookie("auth", token, max_age, True),
-            self.cookie("loginuser", "", -1), self.cookie("lip", f"127.0.0.1%2C{stamp}")]
-        visit.viewer = user
-        visit.auth = token
-        visit.formhash = self.formhash_for(visit.saltkey, user)
-
-    def log_out(self, visit: Visit) -> None:
-        with self._lock:
-            if visit.auth:
-                self.auth_tokens.pop(visit.auth, None)
-        visit.set_cookies.append(self.cookie("auth", "", -86400 * 365))
-        visit.viewer = None
-        visit.auth = None
-        visit.formhash = self.formhash_for(visit.saltkey, None)
-
-
-def api_json(payload: object) -> bytes:
-    """PHP ``json_encode``: ASCII with ``\\uXXXX`` escapes and escaped slashes."""
-    return json.dumps(payload, ensure_ascii=True, separators=(",", ":")).replace("/", "\\/").encode()
+        pid = self.data.add_post(thread.tid, user.name, text, now,
+                                 invisible=INVISIBLE_MODERATED if held else 0)
+        return pid, held

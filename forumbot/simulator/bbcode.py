@@ -1,11 +1,23 @@
-"""BBCode → HTML the way Discuz X3 renders a post (``discuzcode``), in two flavours.
+"""BBCode → HTML the way Discuz's ``discuzcode()`` renders a post, in four flavours.
 
-``page``: the thread page (``td.t_f``): quotes become ``div.quote > blockquote`` with the
-findpost link made absolute, the edit stamp ``<i class="pstatus">``, images get Discuz's
-``aimg_`` id and zoom attributes, line breaks ``<br />`` + CRLF (the templates are CRLF).
-``api``: the mobile API v4 ``message``: quotes become ``div.reply_wrap``, ``[size]``,
+``x3`` — the X3 thread page (``td.t_f``): quotes become ``div.quote > blockquote`` with
+the findpost link made absolute, the edit stamp ``<i class="pstatus">``, images get
+Discuz's ``aimg_`` id and zoom attributes.
+``touch`` — X3's touch pages (``IN_MOBILE``): the same, but plain images and tables
+without widths or colours.
+``api`` — the mobile API v4 ``message``: quotes become ``div.reply_wrap``, ``[size]``,
 ``[align]`` and the edit stamp are dropped, links carry no target and their ``&amp;`` is
-escaped twice (a real quirk of the captured forum), images sit in ``div.img``.
+escaped twice (a real quirk of the captured forum), images sit in ``div.img``, tables are
+``mobile_parsetable``'s ``table.dzcode_table`` (or a ``<ul>`` of ``|`` lines).
+``d72`` — a Discuz! 7.2 page (``include/discuzcode.func.php``): links only for absolute
+URLs, ``[align]`` → ``<p align>``, ``[hr]`` → ``hr.solidline``, images ``onload=thumbImg``.
+
+Tables (``[table]``, ``[tr]``, ``[td]``) follow ``parsetable()``: ``[table=W]`` /
+``[table=W,COLOR]`` (W ≤ 560 px or ≤ 98 %), ``[tr=COLOR]``, ``[td=W]`` (X3 only),
+``[td=COLSPAN,ROWSPAN(,W)]``; a table whose text does not start with ``[tr][td]`` loses
+its row/cell tags; X3 also reads a table without ``[/tr]``/``[/td]`` as ``|``-separated
+lines. Last, like ``discuzcode()``: tabs and runs of spaces become ``&nbsp;`` and line
+breaks ``<br />`` (CRLF, as the templates are).
 """
 
 from __future__ import annotations
@@ -14,16 +26,22 @@ import hashlib
 import re
 from typing import Literal
 
-Mode = Literal["page", "api"]
+Mode = Literal["x3", "touch", "api", "d72"]
 
 _ENTITY_KEEP = re.compile(r"&amp;(#\d{3,5};|#x[0-9a-fA-F]{4};)")
 _STAMP = re.compile(r"\[i=s\](.*?)\[/i\](?:\r?\n){0,2}", re.S)
-_QUOTE = re.compile(r"\s?\[quote\][\r\n]*((?:(?!\[quote\]).)*?)[\r\n]*\[/quote\](?:\r\n|\s)?",
+_QUOTE = re.compile(r"\s?\[quote\][\r\n]*((?:(?!\[quote\]).)*?)[\r\n]*\[/quote\]\s?",
                     re.S | re.I)
 _URL_EQ = re.compile(r"\[url=([^\]]+)\](.*?)\[/url\]", re.S | re.I)
 _URL = re.compile(r"\[url\](.*?)\[/url\]", re.S | re.I)
+_ABSOLUTE = re.compile(r"^(https?|ftp|gopher|news|telnet|rtsp|mms|callto|bctp|ed2k|thunder|"
+                       r"synacast)://|^www\.|^mailto:", re.I)
 _IMG = re.compile(r"\[img(?:=\d+,\d+)?\](.*?)\[/img\]", re.S | re.I)
 _SIMPLE = {"b": "strong", "i": "i", "u": "u", "s": "strike"}
+
+_TABLE = re.compile(r"\[table(?:=(\d{1,4}%?)(?:,([\(\)%,#\w ]+))?)?\]\s*(.+?)\s*\[/table\]",
+                    re.S | re.I)
+_TR_COLOR = r"(?:=([\(\)\s%,#\w]+))?"
 
 
 def escape(text: str) -> str:
@@ -39,34 +57,129 @@ def _absolute(url: str, site_url: str) -> str:
     return site_url + url
 
 
-def render(message: str, site_url: str, mode: Mode = "page") -> str:
-    html = escape(message)
-    if mode == "page":
-        html = _STAMP.sub(lambda m: f'<i class="pstatus">{m.group(1)}</i>\n\n', html)
-    else:
-        html = _STAMP.sub("", html)
+# ---- tables -----------------------------------------------------------------------------
+def _width(width: str) -> str:
+    if width.endswith("%"):
+        return f"{min(int(width[:-1]), 98)}%" if int(width[:-1]) <= 98 else "98%"
+    number = int(width or 0)
+    return "" if not number else (f"{number}px" if number <= 560 else "98%")
 
-    quote_open = ('<div class="quote"><blockquote>' if mode == "page"
-                  else '<div class="reply_wrap">')
-    quote_close = "</blockquote></div>" if mode == "page" else "</div>"
-    while True:
-        html, n = _QUOTE.subn(lambda m: quote_open + m.group(1) + quote_close, html)
-        if not n:
+
+def _cell(tr: str | None, colspan: str | None, rowspan: str | None, width: str | None,
+          mode: Mode) -> str:
+    """``parsetrtd``: close the previous cell (or open a row), then open a ``<td>``."""
+    if mode == "api":  # mobile_parsetrtd: every cell after the first also closes the row
+        row = f' style="background-color:{tr}"' if tr and tr != "td" else ""
+        return ("</td></tr>" if tr == "td" else f"<tr{row}>") + '<td class="dzcode_td">'
+    if tr == "td":
+        head = "</td>"
+    elif tr and mode == "d72":
+        head = f'<tr bgcolor="{tr}">'
+    elif tr and mode == "x3":
+        head = f'<tr style="background-color:{tr}">'
+    else:
+        head = "<tr>"
+    attrs = ""
+    if colspan and int(colspan) > 1:
+        attrs += f' colspan="{colspan}"'
+    if rowspan and int(rowspan) > 1:
+        attrs += f' rowspan="{rowspan}"'
+    if width and mode != "touch":
+        attrs += f' width="{width}"'
+    return f"{head}<td{attrs}>"
+
+
+def _table_open(width: str, bgcolor: str, mode: Mode) -> str:
+    if mode == "touch":
+        return "<table>"
+    if mode == "api":
+        return '<table class="dzcode_table" cellspacing="0" ' + (f' bgcolor="{bgcolor}">' if bgcolor else ">")
+    style = f'style="width:{width}"' if width else ""
+    return (f'<table cellspacing="0" class="t_table" {style}'
+            + (f' bgcolor="{bgcolor}">' if bgcolor else ">"))
+
+
+def _table(m: re.Match[str], mode: Mode) -> str:
+    width, bgcolor, body = m.group(1) or "", m.group(2) or "", m.group(3)
+    has_ends = "[/tr]" in body or "[/td]" in body
+    if not has_ends and mode == "api":
+        return "<ul>" + "".join("<li>" + row.replace("\\|", "&#124;").replace("|", "</li><li>")
+                                + "</li>" for row in body.split("\n")) + "</ul>"
+    if not has_ends and mode != "d72":
+        # X3: a table of lines, cells split by "|".
+        rows = "".join("<tr><td>" + row.replace("\\|", "&#124;").replace("|", "</td><td>")
+                       + "</td></tr>" for row in body.split("\n"))
+        return _table_open(_width(width) if width else "", bgcolor, mode) + rows + "</table>"
+    starts = (r"^\[tr" + _TR_COLOR + r"\]\s*\[td([=\d,%]+)?\]" if mode != "d72" else
+              r"^\[tr(?:=([\(\)%,#\w]+))?\]\s*\[td(?:=(\d{1,2}),(\d{1,2})(?:,(\d{1,4}%?))?)?\]")
+    if not re.match(starts, body):
+        return re.sub(r"\[tr(?:=[^\]]*)?\]|\[td(?:=[^\]]*)?\]|\[/td\]|\[/tr\]", "", body)
+    if mode != "d72":
+        body = re.sub(r"\[tr" + _TR_COLOR + r"\]\s*\[td(?:=(\d{1,4}%?))?\]",
+                      lambda c: _cell(c.group(1), None, None, c.group(2), mode), body, flags=re.I)
+        body = re.sub(r"\[/td\]\s*\[td(?:=(\d{1,4}%?))?\]",
+                      lambda c: _cell("td", None, None, c.group(1), mode), body, flags=re.I)
+    body = re.sub(r"\[tr" + _TR_COLOR + r"\]\s*\[td(?:=(\d{1,2}),(\d{1,2})(?:,(\d{1,4}%?))?)?\]",
+                  lambda c: _cell(c.group(1), c.group(2), c.group(3), c.group(4), mode), body,
+                  flags=re.I)
+    body = re.sub(r"\[/td\]\s*\[td(?:=(\d{1,2}),(\d{1,2})(?:,(\d{1,4}%?))?)?\]",
+                  lambda c: _cell("td", c.group(1), c.group(2), c.group(3), mode), body,
+                  flags=re.I)
+    body = re.sub(r"\[/td\]\s*\[/tr\]\s*", "</td></tr>", body, flags=re.I)
+    return _table_open(_width(width), bgcolor, mode) + body + "</table>"
+
+
+def _tables(html: str, mode: Mode) -> str:
+    for _ in range(5):  # nested tables, as deep as discuzcode() goes
+        if "[table" not in html.lower() or "[/table]" not in html.lower():
             break
+        html = _TABLE.sub(lambda m: _table(m, mode), html)
+    return html
+
+
+# ---- the rest ---------------------------------------------------------------------------
+def render(message: str, site_url: str, mode: Mode = "x3") -> str:
+    html = escape(message)
+    if mode == "api":
+        html = _STAMP.sub("", html)
+    else:
+        html = _STAMP.sub(lambda m: f'<i class="pstatus">{m.group(1)}</i>\n\n', html)
 
     def link(url: str, text: str) -> str:
+        if mode == "d72":
+            return f'<a href="{url}" target="_blank">{text}</a>'
         href = _absolute(url, site_url)
         if mode == "api":
             return f'<a href="{href.replace("&amp;", "&amp;amp;")}">{text}</a>'
         return f'<a href="{href}" target="_blank">{text}</a>'
 
-    html = _URL_EQ.sub(lambda m: link(m.group(1), m.group(2)), html)
-    html = _URL.sub(lambda m: link(m.group(1), m.group(1)), html)
+    if mode == "d72":  # 7.2's parseurl() only links absolute addresses
+        html = _URL_EQ.sub(lambda m: link(m.group(1), m.group(2)) if _ABSOLUTE.match(m.group(1))
+                           else m.group(0), html)
+        html = _URL.sub(lambda m: link(m.group(1), m.group(1)) if _ABSOLUTE.match(m.group(1))
+                        else m.group(0), html)
+    else:
+        html = _URL_EQ.sub(lambda m: link(m.group(1), m.group(2)), html)
+        html = _URL.sub(lambda m: link(m.group(1), m.group(1)), html)
+
+    html = _tables(html, mode)
+
+    quote_open = '<div class="reply_wrap">' if mode == "api" else '<div class="quote"><blockquote>'
+    quote_close = "</div>" if mode == "api" else "</blockquote></div>"
+    while True:
+        html, n = _QUOTE.subn(lambda m: quote_open + m.group(1) + quote_close, html)
+        if not n:
+            break
 
     def image(m: re.Match[str]) -> str:
-        src = _absolute(m.group(1).strip(), site_url)
+        src = m.group(1).strip()
+        if mode == "d72":
+            return f'<img src="{src}" onload="thumbImg(this)" alt="" />'
+        src = _absolute(src, site_url)
         if mode == "api":
             return f'<div class="img"><img src="{src}" /></div>'
+        if mode == "touch":
+            return f'<img src="{src}" border="0" alt="" />'
         aid = hashlib.md5(src.encode()).hexdigest()[:5]
         return (f'<img id="aimg_{aid}" onclick="zoom(this, this.src, 0, 0, 0)" class="zoom" '
                 f'src="{src}" onmouseover="img_onmouseoverfunc(this)" '
@@ -76,26 +189,32 @@ def render(message: str, site_url: str, mode: Mode = "page") -> str:
     for tag, element in _SIMPLE.items():
         html = re.sub(rf"\[{tag}\](.*?)\[/{tag}\]", rf"<{element}>\1</{element}>", html,
                       flags=re.S | re.I)
+    align = '<p align="\\1">\\2</p>' if mode == "d72" else '<div align="\\1">\\2</div>'
     for _ in range(3):  # nested [color][size] pairs
         html = re.sub(r"\[color=([#\w(), ]+?)\](.*?)\[/color\]", r'<font color="\1">\2</font>',
                       html, flags=re.S | re.I)
-        if mode == "page":
-            html = re.sub(r"\[size=([\w.]+?)\](.*?)\[/size\]", r'<font size="\1">\2</font>',
-                          html, flags=re.S | re.I)
-            html = re.sub(r"\[align=(left|center|right)\](.*?)\[/align\]",
-                          r'<div align="\1">\2</div>', html, flags=re.S | re.I)
-        else:
+        if mode == "api":
             html = re.sub(r"\[size=[\w.]+?\](.*?)\[/size\]", r"\1", html, flags=re.S | re.I)
             html = re.sub(r"\[align=\w+\](.*?)\[/align\]", r"\1", html, flags=re.S | re.I)
+        else:
+            html = re.sub(r"\[size=([\w.]+?)\](.*?)\[/size\]", r'<font size="\1">\2</font>',
+                          html, flags=re.S | re.I)
+            html = re.sub(r"\[align=(left|center|right)\](.*?)\[/align\]", align, html,
+                          flags=re.S | re.I)
         html = re.sub(r"\[font=([^\]]+?)\](.*?)\[/font\]", r'<font face="\1">\2</font>', html,
                       flags=re.S | re.I)
-    html = re.sub(r"\[hr\]", '<hr class="l" />', html, flags=re.I)
+    hr = '<hr class="solidline" />' if mode == "d72" else '<hr class="l" />'
+    html = re.sub(r"\[hr\]", hr, html, flags=re.I)
     html = re.sub(r"\[code\](.*?)\[/code\]",
                   r'<div class="blockcode"><div><ol><li>\1</ol></div></div>', html,
                   flags=re.S | re.I)
 
-    if mode == "page":
-        return re.sub(r"\r?\n", "<br />\r\n", html)
-    html = html.replace("\r\n", "<br />\r")
-    html = html.replace("\n", "<br />\n")
-    return html.replace("<br />\r", "<br />\r\n")
+    if mode == "api":
+        html = html.replace("\r\n", "<br />\r")
+        html = html.replace("\n", "<br />\n")
+        return html.replace("<br />\r", "<br />\r\n")
+    html = (html.replace("\t", "&nbsp; &nbsp; &nbsp; &nbsp; ")
+            .replace("   ", "&nbsp; &nbsp;").replace("  ", "&nbsp;&nbsp;"))
+    if mode == "d72":  # nl2br: the break goes before the line end as posted
+        return re.sub(r"(\r\n|\n|\r)", r"<br />\1", html)
+    return re.sub(r"\r?\n", "<br />\r\n", html)

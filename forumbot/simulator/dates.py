@@ -76,3 +76,43 @@ def post_time_api(when: datetime, now: datetime, dateconvert: bool = True) -> st
     if not dateconvert:
         return absolute_minutes(when)
     return relative_text(when, now) or absolute_seconds(when)
+
+
+# ---- Discuz! 7.2 (include/global.func.php dgmdate, runtime.lang.php 'date') ----------------
+def relative_text_d72(when: datetime, now: datetime) -> str | None:
+    """7.2's wording: the same boundaries as X3, but ``刚才`` for the same second, and
+    ``N 天前 H:i`` (with the time) for 3–7 days back; None means the absolute date."""
+    when = when.astimezone(now.tzinfo)
+    midnight = now.replace(hour=0, minute=0, second=0, microsecond=0)
+    diff = int((now - when).total_seconds())
+    if when >= midnight:
+        if diff > 3600:
+            return f"{diff // 3600}&nbsp;小时前"
+        if diff > 1800:
+            return "半小时前"
+        if diff > 60:
+            return f"{diff // 60}&nbsp;分钟前"
+        if diff > 0:
+            return f"{diff}&nbsp;秒前"
+        if diff == 0:
+            return "刚才"
+        return None
+    days = int((midnight - when).total_seconds() // 86400)
+    if days >= 7:
+        return None
+    if days == 0:
+        return f"昨天&nbsp;{when:%H:%M}"
+    if days == 1:
+        return f"前天&nbsp;{when:%H:%M}"
+    return f"{days + 1}&nbsp;天前&nbsp;{when:%H:%M}"
+
+
+def post_time_html_d72(when: datetime, now: datetime, dateconvert: bool = True) -> str:
+    """What follows ``发表于 `` on a 7.2 page: minutes only (``Y-n-j H:i``), relative
+    wording in ``<span title="Y-n-j H:i">`` when ``dateconvert`` is on."""
+    when = when.astimezone(now.tzinfo)
+    absolute = absolute_minutes(when)
+    if not dateconvert:
+        return absolute
+    text = relative_text_d72(when, now)
+    return absolute if text is None else f'<span title="{absolute}">{text}</span>'

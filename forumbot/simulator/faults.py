@@ -4,7 +4,9 @@
 match means any request. Each fault fires ``times`` times, then is spent.
 
 * ``SERVER_ERROR`` — answer ``status`` (default 500) with a short error page.
-* ``SLOW`` — wait ``delay`` real seconds, then answer normally (for client timeouts).
+* ``SLOW`` — wait ``delay`` real seconds, then answer normally (for client timeouts);
+  with ``after`` the wait comes after the request was handled (a reply is stored, the
+  answer misses the client's timeout), as a busy PHP process is.
 * ``DROP_BEFORE_STORE`` — close the connection without an answer; nothing is stored.
 * ``DROP_AFTER_STORE`` — handle the request (a reply IS stored), then close the
   connection without an answer: the client cannot know its post went through.
@@ -43,6 +45,7 @@ class PlannedFault:
     delay: float = 0.0
     status: int = 500
     reason: str = DEFAULT_CLOSED_REASON
+    after: float = 0.0  # seconds to wait after handling, before answering
 
     def matches(self, target: str) -> bool:
         return self.remaining > 0 and (self.match is None or self.match in target)
@@ -57,10 +60,11 @@ class FaultPlan:
         self.fired: list[tuple[Fault, str]] = []
 
     def add(self, kind: Fault, match: str | None = None, times: int = 1, delay: float = 0.0,
-            status: int = 500, reason: str = DEFAULT_CLOSED_REASON) -> PlannedFault:
+            status: int = 500, reason: str = DEFAULT_CLOSED_REASON,
+            after: float = 0.0) -> PlannedFault:
         if times < 1:
             raise ValueError("a fault must fire at least once (times >= 1)")
-        fault = PlannedFault(Fault(kind), match, times, delay, status, reason)
+        fault = PlannedFault(Fault(kind), match, times, delay, status, reason, after)
         with self._lock:
             self._faults.append(fault)
         return fault

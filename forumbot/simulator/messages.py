@@ -1,36 +1,14 @@
-"""Discuz's ``showmessage`` keys and texts the simulator answers with (lang_message)."""
+"""``showmessage`` results: a language key, its text, the values, where it forwards.
+
+Each generation has its own language file (``x3/messages.py`` from X3.5's
+``source/language/lang_message.php``, ``d72/messages.py`` from 7.2's
+``templates/default/messages.lang.php``); ``Messages.message`` builds an ``Outcome`` from
+one of them.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-
-TEXTS: dict[str, str] = {
-    "login_succeed": "欢迎您回来，{usergroup} {username}，现在将转入登录前页面",
-    "login_succeed_inactive_member": "欢迎您回来，{usergroup} {username}。您的帐号处于非激活状态，现在将转入控制面板",
-    "login_invalid": "登录失败，您还可以尝试 {loginperm} 次",
-    "login_strike": "密码错误次数过多，请 15 分钟后重新登录",
-    "login_question_empty": "请选择安全提问以及填写正确的答案",
-    "login_question_invalid": "抱歉，安全提问答案填写错误",
-    "login_seccheck2": "请输入验证码后继续登录",
-    "submit_seccode_invalid": "抱歉，验证码填写错误",
-    "logout_succeed": "您已退出站点，现在将以游客身份转入退出前页面，请稍候……",
-    "post_reply_succeed": "非常感谢，回复发布成功，现在将转入主题页，请稍候……[ 点击这里转入主题列表 ]",
-    "post_reply_mod_succeed": "回复需要审核，请等待通过",
-    "post_edit_succeed": "帖子编辑成功，现在将转入主题页，请稍候……[ 点击这里转入主题列表 ]",
-    "post_flood_ctrl": "抱歉，您两次发表间隔少于 {floodctrl} 秒，请稍候再发表",
-    "post_sm_isnull": "抱歉，您尚未输入标题或内容",
-    "post_message_tooshort": "抱歉，您的帖子小于 {minpostsize} 个字符的限制",
-    "post_message_toolong": "抱歉，您的帖子超过 {maxpostsize} 个字符的限制",
-    "post_thread_closed": "抱歉，本主题已关闭，不再接受新内容",
-    "replyperm_login_nopermission": "抱歉，您尚未登录，没有权限在该版块回帖",
-    "group_nopermission": "抱歉，您所在的用户组({grouptitle})无法进行此操作",
-    "post_edit_nopermission": "抱歉，您没有权限编辑此帖",
-    "thread_nonexistence": "抱歉，指定的主题不存在或已被删除或正在被审核",
-    "forum_nonexistence": "抱歉，指定的版块不存在",
-    "post_nonexistence": "抱歉，指定的帖子不存在或已被删除或正在被审核",
-    "submit_invalid": "抱歉，您的请求来路不正确或表单验证串不符，无法提交",
-    "undefined_action": "未定义操作",
-}
 
 
 @dataclass(frozen=True)
@@ -42,15 +20,19 @@ class Outcome:
     ok: bool = False
     url: str | None = None
     status: int = 200
-    text_override: str | None = None
-
-    @property
-    def text(self) -> str:
-        if self.text_override is not None:
-            return self.text_override
-        return TEXTS[self.key].format(**self.params)
+    text: str = ""
+    extra: str = ""  # 7.2's third argument: "NOPERM" (the login box page) or "HALTED"
 
 
-def message(key: str, ok: bool = False, url: str | None = None, status: int = 200,
-            text: str | None = None, **params: object) -> Outcome:
-    return Outcome(key, {k: str(v) for k, v in params.items()}, ok, url, status, text)
+class Messages:
+    """A generation's language file: ``message(key, **values)`` → ``Outcome``."""
+
+    def __init__(self, texts: dict[str, str]) -> None:
+        self.texts = texts
+
+    def message(self, key: str, ok: bool = False, url: str | None = None, status: int = 200,
+                text: str | None = None, extra: str = "", **params: object) -> Outcome:
+        values = {k: str(v) for k, v in params.items()}
+        if text is None:
+            text = self.texts[key].format(**values)
+        return Outcome(key, values, ok, url, status, text, extra)

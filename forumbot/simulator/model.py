@@ -1,8 +1,10 @@
 """The simulated forum's data: users, boards, threads, posts and site settings, in memory.
 
-Everything is guarded by one lock because the HTTP server is threaded. Posts keep the
-BBCode exactly as Discuz stores it (quote blocks and edit stamps included); rendering is
-``bbcode.py``'s job.
+Shared by both generations (X3 and 7.2). Everything is guarded by one lock because the
+HTTP server is threaded. Posts keep the BBCode exactly as Discuz stores it (quote blocks
+and edit stamps included); rendering is ``bbcode.py``'s job. The quote block a reply form
+builds differs per generation (``quote_block``): X3 puts the author line first, 7.2 after
+the excerpt, with an absolute ``redirect.php`` link to the board.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from forumbot.simulator.dates import quote_time
+
+GENERATIONS = ("x3", "7.2")
 
 GROUP_MEMBER = 10  # 新手上路
 GROUP_BANNED = 4  # 禁止发言
@@ -33,15 +37,26 @@ class ForumDataError(LookupError):
 
 @dataclass
 class Settings:
-    """Site settings a test flips; names follow Discuz's own setting names."""
+    """Site settings a test flips; names follow Discuz's own setting names.
+
+    Defaults are the installers' (X3.5 ``install_data.sql``, 7.2 ``install/discuz.sql``)
+    except the captcha, which a fresh X3.5 asks on login and post: the simulator starts
+    without it and a test turns it on (``captcha_login``/``captcha_post``; on 7.2 these are
+    ``seccodestatus`` bits 2 and 4). ``newbiespan`` is in the forum's own unit: minutes on
+    X3 (installer 2), hours on 7.2 (installer 0); users added without ``registered_at``
+    registered long ago and are never in it. ``Settings.for_generation`` gives each
+    generation's defaults.
+    """
 
     floodctrl: int = 15
     minpostsize: int = 10
     maxpostsize: int = 10000
-    mobile_api: bool = True
+    mobile_api: bool = True  # X3: the 掌上论坛 plugin (api/mobile); 7.2 has none
+    mobile: bool = True  # X3: allowmobile + mobileforward (phones get touch pages)
     captcha_login: bool = False
     captcha_post: bool = False
-    moderate_replies: bool = False
+    moderate_replies: bool = False  # the forum's 审核新回复 (modnewposts = 2)
+    newbiespan: int = 2
     site_closed: str | None = None  # the closedreason text when closed
     dateconvert: bool = True
     login_failures_allowed: int = 5
@@ -52,6 +67,13 @@ class Settings:
     adminemail: str = "admin@example.test"
     api_v4_login_crash: bool = False  # the captured X3.5 build: v4 login logs in, then 503
 
+    @classmethod
+    def for_generation(cls, discuz: str) -> "Settings":
+        if discuz == "7.2":
+            return cls(mobile_api=False, mobile=False, newbiespan=0, bbname="Discuz! Board",
+                       adminemail="admin@example.com")
+        return cls()
+
 
 @dataclass
 class User:
@@ -61,7 +83,9 @@ class User:
     question: tuple[int, str] | None = None
     activated: bool = True
     banned: bool = False
-    last_post_attempt: datetime | None = None  # Discuz's post_lock_UID
+    registered_at: datetime | None = None  # None: long ago (past any newbie period)
+    last_post_attempt: datetime | None = None  # X3's post_lock_UID (any length-checked try)
+    last_post_at: datetime | None = None  # the member's lastpost (a stored, visible post)
 
     @property
     def groupid(self) -> int:
@@ -108,7 +132,7 @@ class StoredPost:
     dateline: datetime
     position: int
     first: bool
-    invisible: int = 0  # 0 shown, -2 awaiting moderation
+    invisible: int = 0  # 0 shown, -2 awaiting moderation (released by a moderator)
     blocked: bool = False  # 屏蔽 by a moderator
     subject: str = ""
 
@@ -118,6 +142,9 @@ class ForumData:
     """All the simulator's state; methods take the lock themselves."""
 
     settings: Settings = field(default_factory=Settings)
+    generation: str = "x3"
+    charset: str = "utf-8"
+    board_url: str = ""  # 7.2 quote blocks link to BOARD/redirect.php
     users: dict[int, User] = field(default_factory=dict)
     boards: dict[int, Board] = field(default_factory=dict)
     threads: dict[int, Thread] = field(default_factory=dict)
@@ -131,7 +158,7 @@ class ForumData:
     # ---- users ---------------------------------------------------------------------------
     def add_user(self, name: str, password: str, uid: int | None = None,
                  question: tuple[int, str] | None = None, activated: bool = True,
-                 banned: bool = False) -> int:
+                 banned: bool = False, registered_at: datetime | None = None) -> int:
         with self.lock:
             if self.user_by_name(name) is not None:
                 raise ValueError(f"user {name!r} already exists")
@@ -139,7 +166,8 @@ class ForumData:
                 uid = max([self._next_uid, *(u + 1 for u in self.users)])
             if uid in self.users:
                 raise ValueError(f"uid {uid} already taken")
-            self.users[uid] = User(uid, name, password, question, activated, banned)
+            self.users[uid] = User(uid, name, password, question, activated, banned,
+                                   registered_at)
             self._next_uid = max(self._next_uid, uid + 1)
             return uid
 
@@ -195,8 +223,11 @@ class ForumData:
             self.thread(tid)
             user = self.user(author)
             if quote_pid is not None:
-                message = self.quote_block(quote_pid) + "\n\n" + message
-            return self._store(tid, user, message, at, invisible=invisible)
+                return self.add_quoting_post(tid, author, quote_pid, message, at, invisible)
+            pid = self._store(tid, user, message, at, invisible=invisible)
+            if invisible == 0 and (user.last_post_at is None or at > user.last_post_at):
+                user.last_post_at = at
+            return pid
 
     # ---- posts ---------------------------------------------------------------------------
     def post(self, pid: int) -> StoredPost:
@@ -215,14 +246,40 @@ class ForumData:
         return [p for p in self.thread_posts(tid)
                 if p.invisible == 0 and (authorid is None or p.authorid == authorid)]
 
+    def held_posts(self, tid: int | None = None) -> list[StoredPost]:
+        """Replies waiting for a moderator (``invisible = -2``), oldest first."""
+        with self.lock:
+            return sorted((p for p in self.posts.values()
+                           if p.invisible == INVISIBLE_MODERATED and tid in (None, p.tid)),
+                          key=lambda p: p.pid)
+
+    def release_post(self, pid: int) -> None:
+        """A moderator approves a held reply (modcp 审核帖子 → 通过): ``invisible`` becomes 0.
+
+        The post keeps its pid, time and position, so it appears where it was posted and
+        the floors after it move up by one, as on Discuz; its author's lastpost is set."""
+        with self.lock:
+            post = self.post(pid)
+            if post.invisible != INVISIBLE_MODERATED:
+                raise ForumDataError(f"post pid={pid} is not waiting for moderation")
+            post.invisible = 0
+            author = self.users.get(post.authorid)
+            if author is not None:
+                author.last_post_at = max(filter(None, (author.last_post_at, post.dateline)))
+
     def snapshot(self, pid: int) -> StoredPost:
         with self.lock:
             return replace(self.post(pid))
 
-    def edit_post(self, pid: int, message: str, at: datetime, editor: str | None = None) -> None:
-        """Replace the message; add the 本帖最后由 stamp like ``model_forum_post::editpost``."""
+    def edit_post(self, pid: int, message: str, at: datetime, editor: str | None = None,
+                  hold: bool = False) -> None:
+        """Replace the message; add the 本帖最后由 stamp like ``model_forum_post::editpost``
+        (7.2: ``editpost.inc.php``, the same stamp). ``hold``: the forum moderates replies,
+        so the edited reply waits for a moderator again (``edit_reply_mod_succeed``)."""
         with self.lock:
             post = self.post(pid)
+            if hold:
+                post.invisible = INVISIBLE_MODERATED
             name = editor or post.author
             message = EDIT_STAMP_RE.sub("", message, count=1)
             if self.settings.editedby and (at - post.dateline).total_seconds() > 60:
@@ -239,17 +296,46 @@ class ForumData:
             self.post(pid).blocked = blocked
 
     def quote_block(self, qpid: int) -> str:
-        """The ``[quote]`` BBCode the X3 reply form builds for ``repquote=QPID``."""
+        """The ``[quote]`` BBCode the reply form builds for ``repquote=QPID``.
+
+        X3 (``post_newreply.php``): author line first, then the excerpt. 7.2
+        (``include/newreply.inc.php``): the excerpt, then the author line and an absolute
+        findpost link with the back.gif image, then two blank lines and four spaces."""
         with self.lock:
             quoted = self.post(qpid)
+            if self.generation == "7.2":
+                board = self.board_url
+                return (f"[quote]{excerpt_d72(quoted.message, self.charset)}"
+                        f"\n[size=2][color=#999999]{quoted.author} 发表于 "
+                        f"{quote_time(quoted.dateline)}[/color] [url={board}redirect.php?goto="
+                        f"findpost&pid={qpid}&ptid={quoted.tid}][img]{board}images/common/"
+                        f"back.gif[/img][/url][/size][/quote]\n\n\n    ")
             header = (f"[quote][size=2][url=forum.php?mod=redirect&goto=findpost&pid={qpid}"
                       f"&ptid={quoted.tid}][color=#999999]{quoted.author} 发表于 "
                       f"{quote_time(quoted.dateline)}[/color][/url][/size]\n")
             return header + quote_excerpt(quoted.message) + "[/quote]"
 
+    def add_quoting_post(self, tid: int, author: str, qpid: int, text: str, at: datetime,
+                         invisible: int = 0) -> int:
+        """A reply quoting ``qpid`` the way the generation's reply form stores it."""
+        block = self.quote_block(qpid)
+        if self.generation == "7.2":
+            return self.add_post(tid, author, block + text, at, invisible=invisible)
+        return self.add_post(tid, author, block + "\n\n" + text, at, invisible=invisible)
+
+    def move_board(self, old: str, new: str) -> None:
+        """The board's address changed (the simulator got its port): 7.2 stores absolute
+        findpost links in quotes, so rewrite them as if the site had always been at ``new``."""
+        with self.lock:
+            self.board_url = new
+            if old and old != new:
+                for post in self.posts.values():
+                    post.message = post.message.replace(old, new)
+
 
 def quote_excerpt(message: str, limit: int = 100) -> str:
-    """What ``messagecutstr`` leaves: no nested quotes, no stamp, no BBCode, ≤100 chars, ≤3 lines."""
+    """What X3's ``messagecutstr`` leaves: no nested quotes, no stamp, no BBCode, ≤100
+    characters, ≤3 lines."""
     text = EDIT_STAMP_RE.sub("", message, count=1)
     text = QUOTE_BLOCK_RE.sub("", text)
     text = BBCODE_TAG_RE.sub("", text).replace("\r\n", "\n").strip("\n")
@@ -258,11 +344,47 @@ def quote_excerpt(message: str, limit: int = 100) -> str:
     return "\n".join(text.split("\n")[:3])
 
 
-def strip_quotes_for_length(message: str) -> str:
-    """``minpostsize`` is checked on the message with its quote blocks removed."""
-    return QUOTE_BLOCK_RE.sub("", message).strip()
+_D72_CLEAR = re.compile(r"\[(url|email|code|free|table|tr|td|img|swf|flash|attach|media|audio|"
+                        r"payto)=?.*?\].+?\[/\1\]", re.S | re.I)
+_D72_TAGS = re.compile(r"\[/?(b|i|u|p|color|size|font|align|list|indent|float)(=[^\]]*)?\]", re.I)
+_D72_STAMP = re.compile(r"^\[i=s\] 本帖最后由 .*? 于 .*? 编辑 \[/i\]\n\n", re.S)
+_HTML_TAG = re.compile(r"<[^>]*>")
 
 
-def message_length(message: str) -> int:
-    """Discuz's ``dstrlen``: ASCII counts 1, any other character 2 (UTF-8 and GBK alike)."""
-    return sum(1 if ord(ch) < 0x80 else 2 for ch in strip_quotes_for_length(message))
+def excerpt_d72(message: str, charset: str) -> str:
+    """7.2's ``messagecutstr($message, 100)`` (``include/post.func.php``): hidden parts,
+    quotes, the edit stamp and link/image/table blocks go, other BBCode tags are dropped,
+    HTML stripped, cut to 100 by ``cutstr``, trimmed. Line breaks stay as posted."""
+    text = re.sub(r"\[hide=?\d*\].+?\[/hide\]", "", message, flags=re.S | re.I)
+    text = re.sub(r"\[quote\].*?\[/quote\]", "", text, flags=re.S | re.I)
+    text = _D72_STAMP.sub("", text)
+    text = _D72_TAGS.sub("", _D72_CLEAR.sub("", text))
+    return cutstr_d72(_HTML_TAG.sub("", text), 100, charset).strip()
+
+
+def cutstr_d72(text: str, length: int, charset: str, dot: str = " ...") -> str:
+    """7.2's ``cutstr``: untouched when its bytes fit ``length``; otherwise cut where the
+    count (ASCII 1, any other character 2) reaches ``length``, then ``dot``."""
+    if len(text.encode(charset, "xmlcharrefreplace")) <= length:
+        return text
+    count = 0
+    out = []
+    for ch in text:
+        count += 1 if ord(ch) < 0x80 else 2
+        if count > length:
+            break
+        out.append(ch)
+        if count >= length:
+            break
+    return "".join(out) + dot
+
+
+_LENGTH_QUOTE_RE = re.compile(r"\[quote\].+?\[/quote\]", re.S | re.I)
+
+
+def post_bytes(message: str, charset: str) -> int:
+    """``checkpost()``'s ``minpostsize`` test (X3.5 ``function_post.php``, 7.2
+    ``include/post.func.php``): ``strlen`` — bytes in the forum's charset — of the message
+    with its ``[quote]…[/quote]`` blocks removed. A CJK character is 3 bytes on a UTF-8
+    forum and 2 on a GBK one; characters GBK lacks arrive as ``&#NNNNN;``."""
+    return len(_LENGTH_QUOTE_RE.sub("", message).encode(charset, "xmlcharrefreplace"))

@@ -1,19 +1,23 @@
 """Scripts that fill a simulator: users, boards, threads, posts at chosen times, quotes, edits.
 
-A script is TOML (``.toml``) or JSON (anything else) with these tables, all optional::
+A script is TOML (``.toml``) or JSON (anything else) with these tables, all optional (any
+other top-level table is an error; a game config — it has ``[game]`` — is refused by
+name, since it describes a game, not a forum)::
 
     [site]
     start = "2026-11-30T09:00:00+08:00"  # the base for offsets (default: the clock's now)
+    discuz = "x3"                        # or "7.2" (the CLI's --discuz wins)
     charset = "utf-8"                    # or "gbk" (the CLI's --gbk wins)
     posts_per_page = 10                  # the CLI's --ppp wins
     [site.settings]                      # any field of Settings, e.g.
     floodctrl = 15
-    mobile_api = true
+    moderate_replies = false
 
     [[users]]
     name = "导演"
     password = "demo-password"
-    # uid = 2, question = [1, "答案"], activated = true, banned = false
+    # uid = 2, question = [1, "答案"], activated = true, banned = false,
+    # registered = "-1m"                  # when (default: long ago; see newbiespan)
 
     [[forums]]
     name = "版杀区"
@@ -68,6 +72,24 @@ class ScriptError(ValueError):
     """The script is malformed; the message names the entry and the field."""
 
 
+SCRIPT_TABLES = ("site", "users", "forums", "threads", "posts", "edits")
+GAME_TABLES = ("game", "forum", "bot", "agent", "days", "policies")
+
+
+def check_tables(data: dict[str, Any], source: str) -> None:
+    """A script has only the script tables; a game config passed by mistake says so."""
+    if "game" in data:
+        raise ScriptError(
+            f"{source} is a game config (it has [game]), not a simulator script: --script "
+            "takes [site], [[users]], [[forums]], [[threads]], [[posts]] and [[edits]] "
+            "(see forumbot simulate --help); the game config goes to forumbot run --config")
+    unknown = [key for key in data if key not in SCRIPT_TABLES]
+    if unknown:
+        hint = " (that looks like a game config)" if set(unknown) & set(GAME_TABLES) else ""
+        raise ScriptError(f"{source}: unknown table(s) {', '.join(map(repr, unknown))}{hint}; "
+                          f"a script has only {', '.join(SCRIPT_TABLES)}")
+
+
 def load_script(path: str | Path) -> dict[str, Any]:
     path = Path(path)
     try:
@@ -82,6 +104,7 @@ def load_script(path: str | Path) -> dict[str, Any]:
         raise ScriptError(f"script {path} is not valid {path.suffix or 'JSON'}: {exc}") from exc
     if not isinstance(data, dict):
         raise ScriptError(f"script {path} must hold a table/object at the top")
+    check_tables(data, f"script {path}")
     return data
 
 
@@ -118,6 +141,7 @@ def apply_settings(sim: Simulator, values: dict[str, Any]) -> None:
 
 def apply_script(sim: Simulator, script: dict[str, Any]) -> dict[str, int]:
     """Fill ``sim`` from ``script``; returns the pid of every keyed post (and thread)."""
+    check_tables(script, "script")
     site = script.get("site", {})
     base = parse_when(site.get("start"), sim.now(), "site.start")
     apply_settings(sim, site.get("settings", {}))
@@ -125,10 +149,12 @@ def apply_script(sim: Simulator, script: dict[str, Any]) -> dict[str, int]:
     for i, entry in enumerate(script.get("users", [])):
         where = f"users[{i}]"
         question = entry.get("question")
+        registered = entry.get("registered")
         sim.add_user(_need(entry, "name", where), str(_need(entry, "password", where)),
                      uid=entry.get("uid"),
                      question=(int(question[0]), str(question[1])) if question else None,
-                     activated=bool(entry.get("activated", True)))
+                     activated=bool(entry.get("activated", True)),
+                     registered_at=None if registered is None else parse_when(registered, base, where))
         if entry.get("banned"):
             banned.append(entry["name"])
     forums: dict[str, int] = {}

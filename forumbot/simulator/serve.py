@@ -20,15 +20,19 @@ class PreparedForum:
 
 def prepare_forum(port: int = 8080, gbk: bool = False, script: str | Path | None = None,
                   ppp: int | None = None, clock: ForumClock | None = None,
-                  host: str = "127.0.0.1") -> PreparedForum:
-    """A simulator filled from ``script`` (or the demo game), not yet listening."""
+                  host: str = "127.0.0.1", discuz: str | None = None) -> PreparedForum:
+    """A simulator filled from ``script`` (or the demo game), not yet listening.
+
+    ``discuz`` ("x3" or "7.2") and ``gbk`` win over the script's ``[site]``; the demo game
+    is the same in both generations."""
     data = load_script(script) if script is not None else demo_script()
     site = data.get("site", {})
     charset = "gbk" if gbk else str(site.get("charset", "utf-8"))
     per_page = ppp or int(site.get("posts_per_page", 10))
+    generation = discuz or str(site.get("discuz", "x3"))
     try:
         sim = Simulator(clock=clock or SystemClock(BEIJING), charset=charset,
-                        posts_per_page=per_page, host=host, port=port)
+                        posts_per_page=per_page, host=host, port=port, discuz=generation)
     except ValueError as exc:
         raise ScriptError(str(exc)) from exc
     apply_script(sim, data)

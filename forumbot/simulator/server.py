@@ -1,9 +1,11 @@
 """HTTP plumbing: a threaded stdlib server on 127.0.0.1 in front of the forum logic.
 
-It decodes the request (query and form in the site charset; mobile API forms in UTF-8, as
-Discuz converts mobile input), applies CC protection and injected faults, records every
-request, and writes the response — or deliberately does not (dropped connections,
-truncated bodies).
+``ServerCore`` is what any generation's forum gets from the server: injected faults, CC
+protection, the request log and the harness's ``on_bot_post`` hook. ``FORUM_SERVERS``
+pairs it with each generation's routes (``x3/``, ``d72/``). The handler decodes the
+request (query in the site charset; the form in the charset the generation says, e.g.
+UTF-8 for X3's mobile API and phones, as Discuz converts mobile input), and writes the
+response — or deliberately does not (dropped connections, truncated bodies).
 """
 
 from __future__ import annotations
@@ -12,12 +14,12 @@ import socket
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
-from forumbot.simulator import render
-from forumbot.simulator.api import MobileApi
-from forumbot.simulator.app import Visit
+from forumbot.simulator.app import ForumBase, Visit
+from forumbot.simulator.d72.routes import D72Routes
 from forumbot.simulator.faults import Fault, FaultPlan, PlannedFault
+from forumbot.simulator.model import StoredPost
 from forumbot.simulator.wire import (
     Request,
     RequestRecord,
@@ -26,30 +28,54 @@ from forumbot.simulator.wire import (
     parse_pairs,
     split_target,
 )
+from forumbot.simulator.x3 import render as x3_render
+from forumbot.simulator.x3.api import MobileApi
 
 if TYPE_CHECKING:
     from forumbot.simulator.core import Simulator
 
 
-class ForumServer(MobileApi):
-    """The whole forum: routes + API + CC protection + faults + request log."""
+class ServerCore(ForumBase):
+    """A generation's forum + faults + request log + the harness's bot-post hook.
+
+    ``on_bot_post`` is called in the server thread right after the forum stored a post by
+    ``bot_name`` and BEFORE the response is written: the crash harness kills the agent
+    there, inside the window between "the forum has the post" and "the agent recorded it".
+    """
 
     def __init__(self, *args: object, faults: FaultPlan, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self.faults = faults
         self.requests: list[RequestRecord] = []
         self._log_lock = threading.Lock()
+        self.bot_name: str | None = None
+        self.on_bot_post: Callable[[StoredPost], None] | None = None
 
     def dispatch(self, req: Request, fault: PlannedFault | None) -> Response:
+        first = self.data._next_pid
+        response = self._dispatch(req, fault)
+        hook = self.on_bot_post
+        if hook is not None and req.method == "POST" and self.bot_name:
+            for pid in range(first, self.data._next_pid):
+                post = self.data.posts.get(pid)
+                if post is not None and post.author == self.bot_name:
+                    hook(post)
+        if fault is not None and fault.after > 0:
+            time.sleep(fault.after)  # slow AFTER handling: stored, but the answer is late
+        return response
+
+    def _dispatch(self, req: Request, fault: PlannedFault | None) -> Response:
         if fault is not None and fault.kind is Fault.SESSION_EXPIRE:
             self.expire_sessions()
         visit = self.visit(req)
         if fault is not None and fault.kind is Fault.SERVER_ERROR:
-            response = Response(fault.status, render.system_error(
+            response = Response(fault.status, x3_render.system_error(
                 "127.0.0.1", self.now(), "Internal Server Error").encode(),
                 "text/html; charset=utf-8")
         elif self.cc_blocked(req, visit):
-            response = self.html(render.cc_page(self.charset, self.site_url + req.raw_target.lstrip("/")))
+            response = Response(200, self.encode(x3_render.cc_page(
+                self.charset, self.site_url + req.raw_target.lstrip("/"))),
+                f"text/html; charset={self.charset}")
         elif fault is not None and fault.kind is Fault.SITE_CLOSED:
             saved = self.data.settings.site_closed
             self.data.settings.site_closed = fault.reason
@@ -65,6 +91,10 @@ class ForumServer(MobileApi):
                 req.method, req.path, dict(req.query),
                 visit.viewer.name if visit.viewer else None, response.status, self.now()))
         return response
+
+
+class X3Server(ServerCore, MobileApi):
+    """Discuz! X3.5: ``forum.php``/``member.php`` pages and the mobile API."""
 
     def route_any(self, req: Request, visit: Visit) -> Response:
         if req.path.startswith("/api/mobile/"):
@@ -84,6 +114,13 @@ class ForumServer(MobileApi):
             return last is not None and now - float(last) < 1.0
         except ValueError:
             return False
+
+
+class D72Server(ServerCore, D72Routes):
+    """Discuz! 7.2: ``index.php``, ``viewthread.php``, ``logging.php``, ``post.php`` …"""
+
+
+FORUM_SERVERS: dict[str, type[ServerCore]] = {"x3": X3Server, "7.2": D72Server}
 
 
 def make_handler(sim: "Simulator") -> type[BaseHTTPRequestHandler]:
@@ -109,12 +146,12 @@ def make_handler(sim: "Simulator") -> type[BaseHTTPRequestHandler]:
             length = int(self.headers.get("Content-Length") or 0)
             body = self.rfile.read(length) if length else b""
             path, query = split_target(self.path, forum.charset)
-            form_charset = "utf-8" if path.startswith("/api/mobile/") else forum.charset
-            form = parse_pairs(body.decode("latin-1"), form_charset) if method == "POST" else {}
-            req = Request(method, path, query, form,
+            req = Request(method, path, query, {},
                           parse_cookies(self.headers.get("Cookie", "")),
                           {k.lower(): v for k, v in self.headers.items()},
                           self.client_address[0], self.path, body)
+            if method == "POST":
+                req.form = parse_pairs(body.decode("latin-1"), forum.form_charset(req))
             fault = forum.faults.take(self.path)
             if fault is not None and fault.kind is Fault.DROP_BEFORE_STORE:
                 self.drop()

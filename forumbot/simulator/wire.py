@@ -41,6 +41,15 @@ class Request:
     def wants_json(self) -> bool:
         return self.arg("ajaxdata") == "json"
 
+    @property
+    def user_agent(self) -> str:
+        return self.headers.get("user-agent", "")
+
+    @property
+    def script(self) -> str:
+        """The entry script Discuz runs: ``forum.php``, ``viewthread.php``, … (``/`` is index)."""
+        return self.path.rsplit("/", 1)[-1]
+
 
 @dataclass
 class Response:

@@ -39,7 +39,6 @@ GBK_USERS = ["导演", "饺子", "包子"]
 # Exchanges the simulator cannot reproduce, and why. Keep this short and honest.
 SKIP = {
     "seccode_update_js": "captcha images (misc.php?mod=seccode) are not simulated",
-    "newthread_page_newbie_period": "new threads and the newbiespan period are not simulated",
     "newthread_post_submit": "new threads are not simulated",
     "viewthread_tid2_printable": "the printable view is not simulated",
     "viewthread_tid1_printable": "the printable view is not simulated",
@@ -136,6 +135,12 @@ def lockout(sim: Simulator, _client):
     return lambda: sim.clock.advance(minutes=16)
 
 
+def newbie(sim: Simulator, _client):
+    user = sim.data.user("导演")
+    old, user.registered_at = user.registered_at, sim.now()  # registered a moment ago
+    return lambda: setattr(user, "registered_at", old)
+
+
 _BASES: dict[str, str] = {}
 
 PREP: dict[str, Prep] = {
@@ -159,6 +164,7 @@ PREP: dict[str, Prep] = {
     "viewthread_tid2_page1_guest_dateconvert_off": setting("dateconvert", False),
     "mobileapi_viewthread_tid2_page1_dateconvert_off": setting("dateconvert", False),
     "mobileapi_v4_login_success_crash": setting("api_v4_login_crash", True),
+    "newthread_page_newbie_period": newbie,
     **{name: setting("site_closed", CLOSED_REASON) for name in (
         "site_closed_index_guest", "site_closed_viewthread_guest", "site_closed_viewthread_guest_inajax",
         "site_closed_mobileapi_viewthread", "site_closed_viewthread_loggedin", "site_closed_reply_inajax",

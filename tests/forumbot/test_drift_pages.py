@@ -25,6 +25,8 @@ from parsers.pages import read_page
 from tests.forumbot.simulator_support import login
 
 NOW = datetime(2026, 11, 30, 0, 27, 0, tzinfo=BEIJING)
+IPHONE = ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 "
+          "(KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1")
 USERS = ["导演", "计票机器人", "饺子", "包子", "汤圆", "Alice", "bob_2", "月饼", "小笼包", "烧卖", "路人甲"]
 
 
@@ -100,6 +102,8 @@ def sim_pages() -> Iterator[SimPages]:
                 pages[f"guest-{n}"] = fetch(guest, view + str(n))
             pages["api-1"] = fetch(guest, f"api/mobile/index.php?version=4&module=viewthread"
                                           f"&tid={tid}&page=1")
+        with httpx.Client(base_url=base, headers={"User-Agent": IPHONE}) as phone:
+            pages["touch-1"] = fetch(phone, f"forum.php?mod=viewthread&tid={tid}&page=1&mobile=2")
         with httpx.Client(base_url=base) as bot:
             login(bot, "计票机器人")
             for n in (1, 2, 3):
@@ -118,6 +122,8 @@ def sim_pages() -> Iterator[SimPages]:
 
 
 REAL_NOW = datetime(2026, 11, 30, 0, 27, 0, tzinfo=BEIJING)
+IPHONE = ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 "
+          "(KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1")
 
 PAIRS = [  # (real fixture dir, file, simulator page)
     ("discuz-x3", "viewthread-tid2-page1.html", "guest-1"),
@@ -253,3 +259,14 @@ def test_drift__gbk_pages_decode_alike(sim_pages: SimPages) -> None:
     assert real.charset == sim.charset == "gbk"
     assert all("\ufffd" not in p.text for p in sim.posts)
     assert any(p.quotes for p in real.posts) and any(p.quotes for p in sim.posts)
+
+
+def test_drift__touch_pages_are_refused_alike(sim_pages: SimPages) -> None:
+    """A phone's touch page (captured with an iPhone agent) has no post ids: the parser
+    refuses the real one and the simulator's with the same touch-template error."""
+    from parsers.errors import PageParseError
+
+    for read in (lambda: real_page("discuz-x3", "viewthread-tid2-page1-touch-mobile2.html"),
+                 lambda: sim_page(sim_pages, "touch-1")):
+        with pytest.raises(PageParseError, match="touch-template page"):
+            read()

@@ -72,8 +72,8 @@ def test_reply__page_number_follows_the_new_post(forum: Forum, client: httpx.Cli
                  "{'grouptitle':'禁止发言'}", id="banned"),
     pytest.param("none", "汤圆", "顶", "抱歉，您的帖子小于 10 个字符的限制",
                  "{'minpostsize':'10','maxpostsize':'10000'}", id="too-short"),
-    pytest.param("none", "汤圆", "投票包子", "抱歉，您的帖子小于 10 个字符的限制",
-                 "{'minpostsize':'10','maxpostsize':'10000'}", id="four-cjk-is-8"),
+    pytest.param("none", "汤圆", "投票啊", "抱歉，您的帖子小于 10 个字符的限制",
+                 "{'minpostsize':'10','maxpostsize':'10000'}", id="three-cjk-is-9-bytes"),
     pytest.param("none", "汤圆", "[quote]很长很长很长很长的引用内容[/quote]\n好的",
                  "抱歉，您的帖子小于 10 个字符的限制",
                  "{'minpostsize':'10','maxpostsize':'10000'}", id="quote-not-counted"),
@@ -103,9 +103,10 @@ def test_reply__refusals_in_ajax(forum: Forum, client: httpx.Client, setup: str,
     assert len(forum.sim.posts(forum.tid)) == count
 
 
-def test_reply__five_cjk_chars_are_long_enough(forum: Forum, client: httpx.Client) -> None:
+def test_reply__four_cjk_chars_are_twelve_bytes_on_utf8(forum: Forum, client: httpx.Client) -> None:
+    # checkpost() compares strlen() — bytes — with minpostsize: 汉字 are 3 bytes in UTF-8.
     login(client, "汤圆")
-    assert "succeedhandle_" in post_reply(forum, client, "投票给包子").text
+    assert "succeedhandle_" in post_reply(forum, client, "投票包子").text
 
 
 def test_reply__flood_control_then_allowed_after_interval(forum: Forum,

@@ -160,3 +160,45 @@ def test_cli__bad_script_is_one_line_error(tmp_path: Path) -> None:
 def test_simulator__refuses_non_loopback_hosts() -> None:
     with pytest.raises(ValueError, match="loopback"):
         Simulator(host="0.0.0.0")
+
+
+def test_cli__help_documents_the_script_format() -> None:
+    out = CliRunner().invoke(main, ["simulate", "--help"]).output
+    for table in ("[site]", "[site.settings]", "[[users]]", "[[forums]]", "[[threads]]",
+                  "[[posts]]", "[[edits]]", "--discuz", "7.2"):
+        assert table in out, table
+
+
+def test_cli__a_game_config_is_not_a_script(monkeypatch: pytest.MonkeyPatch) -> None:
+    import forumbot.commands.simulate as command
+
+    class NoWait:  # were the config accepted, serve nothing and return, never hang
+        def wait(self) -> None:
+            return None
+
+    monkeypatch.setattr(command.threading, "Event", NoWait)
+    config = Path(__file__).resolve().parents[2] / "config.toml"  # the example game config
+    result = CliRunner().invoke(main, ["simulate", "--port", "0", "--script", str(config)])
+    assert result.exit_code == 1
+    assert "is a game config (it has [game]), not a simulator script" in result.output
+
+
+@pytest.mark.parametrize(("script", "message"), [
+    ({"game": {"players": ["饺子"]}}, r"is a game config \(it has \[game\]\)"),
+    ({"bot": {"username": "计票机器人"}}, r"unknown table\(s\) 'bot' \(that looks like a game config\)"),
+    ({"user": [{"name": "a", "password": "b"}]}, r"unknown table\(s\) 'user'"),
+])
+def test_apply_script__refuses_what_is_not_a_script(script: dict, message: str) -> None:
+    with pytest.raises(ScriptError, match=message):
+        apply_script(Simulator(clock=SimClock(BASE)), script)
+
+
+def test_prepare_forum__discuz_from_the_flag_or_the_script(tmp_path: Path) -> None:
+    path = tmp_path / "s.toml"
+    path.write_text('[site]\ndiscuz = "7.2"\n[[users]]\nname = "a"\npassword = "b"\n', encoding="utf-8")
+    assert prepare_forum(port=0, script=path, clock=SimClock(BASE)).sim.discuz == "7.2"
+    assert prepare_forum(port=0, script=path, clock=SimClock(BASE), discuz="x3").sim.discuz == "x3"
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[site]\ndiscuz = "6"\n', encoding="utf-8")
+    with pytest.raises(ScriptError, match="discuz must be"):
+        prepare_forum(port=0, script=bad, clock=SimClock(BASE))

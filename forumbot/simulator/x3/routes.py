@@ -1,19 +1,33 @@
-"""The HTML endpoints: forum index, thread list, thread pages, login, reply and edit."""
+"""X3.5's HTML endpoints: forum index, thread list, thread pages, login, reply and edit.
+
+Entry scripts dispatch on ``mod``/``action`` the way ``forum.php`` and ``member.php`` do;
+a later route family (private messages, ``home.php?mod=space&do=pm``) slots into
+``ENTRY_SCRIPTS`` the same way.
+"""
 
 from __future__ import annotations
 
-from forumbot.simulator import render
-from forumbot.simulator.app import ForumApp, Visit
-from forumbot.simulator.messages import Outcome, message
-from forumbot.simulator.model import EDIT_STAMP_RE, ForumDataError, Thread, message_length
+from urllib.parse import parse_qsl, urlencode
+
+from forumbot.simulator.agents import touch_decision
+from forumbot.simulator.app import Visit
+from forumbot.simulator.messages import Outcome
+from forumbot.simulator.model import EDIT_STAMP_RE, Thread
 from forumbot.simulator.wire import Request, Response, random_token
+from forumbot.simulator.x3 import render, touch
+from forumbot.simulator.x3.app import X3App
+from forumbot.simulator.x3.messages import message
 
 
-class ForumRoutes(ForumApp):
+class X3Routes(X3App):
     """Dispatch on script + ``mod``/``action`` the way Discuz's entry scripts do."""
 
     def route(self, req: Request, visit: Visit) -> Response:
-        script = req.path.rsplit("/", 1)[-1] or "forum.php"
+        script = req.script or "forum.php"
+        if script in ("forum.php", "index.php") and req.method == "GET":
+            redirect = self.mobile_redirect(req)
+            if redirect is not None:
+                return redirect
         closed = self.data.settings.site_closed
         if script == "member.php":
             return self.member(req, visit)
@@ -33,6 +47,20 @@ class ForumRoutes(ForumApp):
             if handler is not None:
                 return handler(req, visit)
         return self.outcome(req, visit, message("undefined_action", status=404))
+
+    def mobile_redirect(self, req: Request) -> Response | None:
+        """``_init_mobile``: a desktop browser asking for ``mobile=2`` is sent back to the
+        same page with ``mobile=no`` (captured note on viewthread_tid2_touch_page1)."""
+        s = self.data.settings
+        decision = touch_decision(req.user_agent, req.query.get("mobile", ""),
+                                  req.cookies.get(self.cookiepre + "mobile", ""), s.mobile,
+                                  s.mobile)
+        if decision != "no-redirect":
+            return None
+        query = dict(parse_qsl(req.raw_target.partition("?")[2], keep_blank_values=True))
+        query["mobile"] = "no"
+        url = f"{self.site_url}{req.script or 'forum.php'}?{urlencode(query)}"
+        return Response(302, b"", f"text/html; charset={self.charset}").location(url)
 
     # ---- reading ---------------------------------------------------------------------------
     def index(self, req: Request, visit: Visit) -> Response:
@@ -55,12 +83,6 @@ class ForumRoutes(ForumApp):
             rows = [(t, max(0, len(self.data.visible_posts(t.tid)) - 1)) for t in threads]
         return self.html(render.forumdisplay(self.ctx(visit), board, rows))
 
-    def thread_or_none(self, tid: int) -> Thread | None:
-        try:
-            return self.data.thread(tid)
-        except ForumDataError:
-            return None
-
     def viewthread(self, req: Request, visit: Visit) -> Response:
         thread = self.thread_or_none(req.int_arg("tid"))
         if thread is None:
@@ -72,6 +94,10 @@ class ForumRoutes(ForumApp):
         with self.data.lock:
             thread.views += 1
         board = self.data.boards[thread.fid]
+        if visit.touch and not req.inajax:
+            return self.html(touch.viewthread_page(
+                self.ctx(visit), board, thread, shown, page, total, ordertype,
+                len(self.data.visible_posts(thread.tid)) - 1))
         return self.html(render.viewthread_page(
             self.ctx(visit), board, thread, shown, page, total,
             self.data.settings.captcha_post, authorid, ordertype))
@@ -79,16 +105,14 @@ class ForumRoutes(ForumApp):
     def redirect(self, req: Request, visit: Visit) -> Response:
         goto = req.query.get("goto", "")
         if goto == "findpost":
-            pid = req.int_arg("pid")
-            try:
-                post = self.data.post(pid)
-            except ForumDataError:
+            post = self.post_or_none(req.int_arg("pid"))
+            if post is None:
                 return self.outcome(req, visit, message("post_nonexistence"))
             thread = self.data.thread(post.tid)
-            page = self.page_of(thread, pid, self.ppp)
+            page = self.page_of(thread, post.pid, self.ppp)
             if page is None:
                 return self.outcome(req, visit, message("post_nonexistence"))
-            url = f"forum.php?mod=viewthread&tid={thread.tid}&page={page}#pid{pid}"
+            url = f"forum.php?mod=viewthread&tid={thread.tid}&page={page}#pid{post.pid}"
             return Response(301, b"", f"text/html; charset={self.charset}").location(url)
         if goto == "lastpost":
             thread = self.thread_or_none(req.int_arg("tid") or req.int_arg("ptid"))
@@ -101,6 +125,9 @@ class ForumRoutes(ForumApp):
 
     # ---- posting ---------------------------------------------------------------------------
     def post(self, req: Request, visit: Visit) -> Response:
+        newbie = self.newbie_outcome(visit)
+        if newbie is not None:
+            return self.outcome(req, visit, newbie)
         action = req.query.get("action", "")
         if action == "reply":
             if req.method == "POST" and req.arg("replysubmit"):
@@ -121,9 +148,8 @@ class ForumRoutes(ForumApp):
         hidden: dict[str, str] = {}
         qpid = req.int_arg("repquote") or req.int_arg("reppost")
         if qpid:
-            try:
-                quoted = self.data.post(qpid)
-            except ForumDataError:
+            quoted = self.post_or_none(qpid)
+            if quoted is None:
                 return self.outcome(req, visit, message("post_nonexistence"))
             trim = self.data.quote_block(qpid) if req.int_arg("repquote") else ""
             hidden = {"noticeauthor": random_token(43), "noticetrimstr": trim,
@@ -154,7 +180,7 @@ class ForumRoutes(ForumApp):
         if problem is not None:
             return self.outcome(req, visit, problem)
         assert thread is not None
-        return self.outcome(req, visit, self.store_reply(visit, thread, self.reply_text(req)))
+        return self.outcome(req, visit, self.reply_outcome(visit, thread, self.reply_text(req)))
 
     def edit_form(self, req: Request, visit: Visit) -> Response:
         thread = self.thread_or_none(req.int_arg("tid"))
@@ -162,9 +188,8 @@ class ForumRoutes(ForumApp):
         if refusal is not None:
             return self.outcome(req, visit, refusal)
         assert thread is not None and visit.viewer is not None
-        try:
-            post = self.data.post(req.int_arg("pid"))
-        except ForumDataError:
+        post = self.post_or_none(req.int_arg("pid"))
+        if post is None:
             return self.outcome(req, visit, message("post_nonexistence"))
         if post.authorid != visit.viewer.uid:
             return self.outcome(req, visit, message("post_edit_nopermission"))
@@ -184,9 +209,8 @@ class ForumRoutes(ForumApp):
         user = visit.viewer
         if user is None:
             return self.outcome(req, visit, message("replyperm_login_nopermission"))
-        try:
-            post = self.data.post(req.int_arg("pid"))
-        except ForumDataError:
+        post = self.post_or_none(req.int_arg("pid"))
+        if post is None:
             return self.outcome(req, visit, message("post_nonexistence"))
         thread = self.data.thread(post.tid)
         if post.authorid != user.uid or user.groupid != 10:
@@ -194,14 +218,19 @@ class ForumRoutes(ForumApp):
         if thread.closed:
             return self.outcome(req, visit, message("post_thread_closed"))
         text = req.form.get("message", "")
-        if message_length(text) < s.minpostsize:
+        if self.post_size(text) < s.minpostsize:
             return self.outcome(req, visit, message(
                 "post_message_tooshort", minpostsize=s.minpostsize, maxpostsize=s.maxpostsize))
-        self.data.edit_post(post.pid, text, self.now(), user.name)
+        hold = s.moderate_replies and not post.first
+        self.data.edit_post(post.pid, text, self.now(), user.name, hold=hold)
+        if hold:
+            return self.outcome(req, visit, message(
+                "edit_reply_mod_succeed", ok=True, fid=thread.fid, tid=thread.tid, pid=post.pid,
+                url=f"forum.php?mod=forumdisplay&fid={thread.fid}"))
         page = self.page_of(thread, post.pid, self.ppp) or 1
         url = f"forum.php?mod=viewthread&tid={thread.tid}&page={page}&extra=#pid{post.pid}"
-        params = {"fid": str(thread.fid), "tid": str(thread.tid), "pid": str(post.pid)}
-        return self.outcome(req, visit, Outcome("post_edit_succeed", params, ok=True, url=url))
+        return self.outcome(req, visit, message(
+            "post_edit_succeed", ok=True, url=url, fid=thread.fid, tid=thread.tid, pid=post.pid))
 
     # ---- member.php ------------------------------------------------------------------------
     def member(self, req: Request, visit: Visit) -> Response:

@@ -1,4 +1,4 @@
-"""HTML, ajax XML and JSON the simulator serves, shaped like Discuz X3.5's default theme.
+"""HTML, ajax XML and JSON the X3 simulator serves, shaped like Discuz X3.5's default theme.
 
 The markup is the simulator's own, kept small, but every hook a client or parser keys on is
 where the real forum puts it: ids (``post_PID``, ``pidPID``, ``postnumPID``,
@@ -50,6 +50,7 @@ class Ctx:
     viewer: User | None
     formhash: str
     dateconvert: bool = True
+    robot: bool = False  # IS_ROBOT: checkrobot() matched the User-Agent
 
     @property
     def uid(self) -> int:
@@ -272,16 +273,28 @@ def post_html(ctx: Ctx, thread: Thread, shown: ShownPost, page_no: int) -> str:
     else:
         href = f"forum.php?mod=redirect&goto=findpost&ptid={thread.tid}&pid={p.pid}"
     extra_first = ""
-    if p.first:
+    if p.first and not ctx.robot:
         extra_first = (f'\n<span class="pipe show">|</span><a href="forum.php?mod=viewthread&amp;'
                        f'tid={thread.tid}&amp;extra=&amp;ordertype=1" class="show">倒序浏览</a>')
+    # viewthread_node.htm: IS_ROBOT drops the floor link (strong > a#postnumPID) and the
+    # 电梯直达 box, and offers 显示全部楼层 where a browser gets 只看该作者.
+    floor = ""
+    if not ctx.robot:
+        floor = (f'<strong>\n<a href="{href}" id="postnum{p.pid}" onclick="setCopy(this.href, '
+                 f"'帖子地址复制成功');return false;\">\n"
+                 f"{floor_label(shown.number, p.first, shown.label_empty)}</a>\n</strong>\n")
+        only_author = (f'<a href="forum.php?mod=viewthread&amp;tid={thread.tid}&amp;page={page_no}'
+                       f'&amp;authorid={uid}" rel="nofollow">只看该作者</a>')
+    else:
+        only_author = (f'<a href="forum.php?mod=viewthread&amp;tid={thread.tid}&amp;page={page_no}'
+                       f'" rel="nofollow">显示全部楼层</a>')
     if shown.author_banned:
         body = '<div class="locked">提示: <em>作者被禁止或删除 内容自动屏蔽</em></div>'
     elif p.blocked:
         body = '<div class="locked">提示: <em>该帖被管理员或版主屏蔽</em></div>'
     else:
         body = ('<div class="t_fsz"><table cellspacing="0" cellpadding="0"><tr><td class="t_f" '
-                f'id="postmessage_{p.pid}">\n{render_bbcode(p.message, ctx.site_url)}</td></tr>'
+                f'id="postmessage_{p.pid}">\n{render_bbcode(p.message, ctx.site_url, "x3")}</td></tr>'
                 '</table>\n</div>')
     actions = (f'<a class="fastre" href="forum.php?mod=post&amp;action=reply&amp;fid={thread.fid}'
                f'&amp;tid={thread.tid}&amp;repquote={p.pid}&amp;extra=&amp;page={page_no}">回复</a>')
@@ -301,16 +314,12 @@ def post_html(ctx: Ctx, thread: Thread, shown: ShownPost, page_no: int) -> str:
 </td>
 <td class="plc">
 <div class="pi">
-<strong>
-<a href="{href}" id="postnum{p.pid}" onclick="setCopy(this.href, '帖子地址复制成功');return false;">
-{floor_label(shown.number, p.first, shown.label_empty)}</a>
-</strong>
-<div class="pti">
+{floor}<div class="pti">
 <div class="authi">
 <img class="authicn vm" id="authicon{p.pid}" src="static/image/common/online_member.gif" />
 <em id="authorposton{p.pid}">发表于 {post_time_html(p.dateline, ctx.now, ctx.dateconvert)}</em>
 <span class="pipe">|</span>
-<a href="forum.php?mod=viewthread&amp;tid={thread.tid}&amp;page={page_no}&amp;authorid={uid}" rel="nofollow">只看该作者</a>{extra_first}
+{only_author}{extra_first}
 </div>
 </div>
 </div><div class="pct"><div class="pcb">

@@ -12,16 +12,18 @@ after logging in; set ``Settings.api_v4_login_crash`` to reproduce that).
 from __future__ import annotations
 
 from forumbot.simulator import bbcode
-from forumbot.simulator.app import Visit, api_json
+from forumbot.simulator.app import Visit
 from forumbot.simulator.dates import absolute_minutes, post_time_api
-from forumbot.simulator.messages import Outcome, message
-from forumbot.simulator.routes import ForumRoutes
+from forumbot.simulator.messages import Outcome
 from forumbot.simulator.wire import Request, Response
+from forumbot.simulator.x3.app import api_json
+from forumbot.simulator.x3.messages import message
+from forumbot.simulator.x3.routes import X3Routes
 
 POSTNO = ["<sup>#</sup>", "楼主", "沙发", "板凳", "地板"]
 
 
-class MobileApi(ForumRoutes):
+class MobileApi(X3Routes):
     def api(self, req: Request, visit: Visit) -> Response:
         s = self.data.settings
         module = req.query.get("module", "")
@@ -148,6 +150,9 @@ class MobileApi(ForumRoutes):
     def api_sendreply(self, req: Request, visit: Visit) -> Response:
         tid = req.int_arg("tid")
         extra = {"tid": str(tid), "pid": "0"}
+        newbie = self.newbie_outcome(visit)  # sendreply runs forum_post.php: cknewuser()
+        if newbie is not None:
+            return self.api_out(self.envelope(req, visit, extra, newbie))
         refused = self.submitcheck(req, visit)
         if isinstance(refused, Response):
             return refused
@@ -159,6 +164,6 @@ class MobileApi(ForumRoutes):
             key = problem.key + ("//1" if problem.key == "replyperm_login_nopermission" else "")
             return self.api_out(self.envelope(req, visit, extra, problem, key))
         assert thread is not None
-        outcome = self.store_reply(visit, thread, self.reply_text(req))
+        outcome = self.reply_outcome(visit, thread, self.reply_text(req))
         extra["pid"] = outcome.params.get("pid", "0")
         return self.api_out(self.envelope(req, visit, extra, outcome))
