@@ -28,6 +28,8 @@ KIND_ZH = {
     DraftKind.ANNOUNCEMENT: "公示",
     DraftKind.CARD_NOTICE: "判罚通知",
     DraftKind.COUNT_REPLY: "计票回复",
+    DraftKind.ACCELERATION_NOTICE: "加速通知",
+    DraftKind.BADGE_NOTICE: "警长通知",
 }
 STATE_ZH = {
     DraftState.DRAFT: "待审批",
