@@ -52,7 +52,7 @@ class BadgeStatus:
         if self.succession is Succession.DRAW or self.draw_offered(now):
             return f"警长：空缺 —— {gone}；可随机移交（forumbot draw-sheriff）"
         when = f"，{self.draw_from:%m-%d %H:%M} 起可随机移交" if self.draw_from else ""
-        return f"警长：空缺 —— 等待 {gone} 指定继任者{when}"
+        return f"警长：空缺 —— 等待 {gone}指定继任者{when}"
 
 
 def successor_candidates(state: GameState, rules: RuleSet, at: datetime | None = None) -> tuple[str, ...]:

@@ -344,8 +344,9 @@ def _idiot_time(rt: Runtime, state: GameState, player: str, now: datetime) -> da
     """若愚 takes effect at the vote that put the idiot out: the deadline of the latest
     ended day whose result is this player (its final count may still be waiting)."""
     for window in sorted((d for d in state.days if d.deadline <= now), key=lambda d: -d.number):
-        snap = rt.store.tally(window.number)
-        result = (snap.data.get("result") or {}) if snap else {}
+        if window.vote_thread is None:
+            continue
+        result = count_with(rt.config, rt.store, state, window.number).data.get("result") or {}
         if result.get("out") == player:
             return window.deadline
         if any(e.kind in (GameKind.OUT, GameKind.IDENTITY_LOST) and e.player == player
@@ -426,7 +427,9 @@ def plan(rt: Runtime, spec: EventSpec, now: datetime, *, base: GameState | None 
                            tuple(warnings), after)
         if kind == "sheriff":
             player = _player(state, spec.player) if spec.player else None
-            vacancy = state.moment(now).vacancy
+            # The successor fills the vacancy the game has (a night death entered before the
+            # morning it takes effect at is a vacancy too): 【殉职】 names them at that moment.
+            vacancy = state.moment(spec.at).vacancy if spec.at else state.moment().vacancy
             at = spec.at or (vacancy.since if vacancy is not None and vacancy.since is not None else now)
             if player is not None:
                 check_successor(state, rules, player, at)
