@@ -29,7 +29,7 @@ _CLAUSE = re.compile(r"[^，,。．.！!？?；;：:\n～~…、]+[，,。．.�
 # Before the keyword: a negation or refusal (别 — but not 别人).
 _NEGATION_BEFORE = re.compile(r"不|没|无需|无须|勿|莫|甭|反对|拒绝|否决|别(?!人)|算了吧")
 # After the keyword: the request is dismissed (加速就算了, 加速没意思, 加速个头).
-_NEGATION_AFTER = re.compile(r"^[^，,。！!？?]*?(不好|不行吧|没意思|没必要|算了|免了|个屁|个头|什么|干嘛|不了|不要)")
+_NEGATION_AFTER = re.compile(r"^[^，,。！!？?]*?(不好|不行吧|没意思|没必要|算了|免了|个屁|个头|什么|干嘛|不了|不要|太早|还早|没到时候)")
 # 不加速不行了: a double negation asks.
 _DOUBLE_NEGATION = re.compile(r"^[^，,。！!？?]*?(不行|不可|不成)")
 _QUESTION = re.compile(r"[？?]|吗|么|呢|谁|什么|怎么|要不要|是否|能不能|可不可以|有没有|为什么|为啥|咋|几个|多少|是不是")
