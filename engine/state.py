@@ -185,7 +185,7 @@ class GameState:
         added = replace(event, seq=event.seq or (len(self.events),))
         new = self.with_events([added])
         step = next(s for s in new.timeline.steps if s.event is added)
-        if not step.applied:
+        if not step.applied and not step.cancelled:
             raise StateError(step.note)
         return new
 

@@ -53,6 +53,7 @@ class Step:
     applied: bool
     note: str = ""  # why it had no effect (Chinese), or what it did
     departure: Departure | None = None
+    cancelled: bool = False  # a vote-out the rules cancel (若愚): not a mistake, no effect by design
 
 
 @dataclass(frozen=True)
@@ -95,14 +96,14 @@ class Timeline:
         voters: dict[int, tuple[str, ...]] = {}
         accelerated: set[int] = set()
         for event in events:
-            applied, note, departure = True, "", None
+            applied, note, departure, cancelled = True, "", None, False
             player = event.player
             if event.kind in (EventKind.OUT, EventKind.IDENTITY_LOST):
                 why = (event.why or OutWhy.OTHER).value
                 if player in out:
                     applied, note = False, f"{player} 已于{_when(out[player].at)}出局"
                 elif event.why is OutWhy.VOTE and (player, event.when) in saved:
-                    applied, note = False, f"{player} 发动【若愚】，免于投票出局"
+                    applied, cancelled, note = False, True, f"{player} 发动【若愚】，免于投票出局"
                 else:
                     if event.kind is EventKind.IDENTITY_LOST:
                         lost[player] = lost.get(player, 0) + 1  # type: ignore[index]
@@ -142,7 +143,7 @@ class Timeline:
                 voters[event.day or 0] = event.players
             elif event.kind is EventKind.ACCELERATED:
                 accelerated.add(event.day or 0)
-            self.steps.append(Step(event, applied, note, departure))
+            self.steps.append(Step(event, applied, note, departure, cancelled))
             self._times.append(event.when)
             self._moments.append(Moment(
                 out=dict(out), lost=dict(lost), sheriff=sheriff, vacancy=vacancy,
@@ -181,7 +182,8 @@ class Timeline:
 
     @property
     def ignored(self) -> list[Step]:
-        return [s for s in self.steps if not s.applied]
+        """Events that had no effect by mistake (not the vote-outs 若愚 cancels)."""
+        return [s for s in self.steps if not s.applied and not s.cancelled]
 
 
 def _when(at: datetime | None) -> str:
