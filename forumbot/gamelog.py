@@ -361,6 +361,7 @@ def plan(rt: Runtime, spec: EventSpec, now: datetime, *, base: GameState | None 
     Raises ``DirectorError`` (in Chinese) when it cannot be carried out."""
     state = base or current_state(rt.config, rt.store)
     rules = rt.config.rules
+    now = now.replace(microsecond=0)  # game times are the forum's: to the second
     kind = spec.kind.replace("-", "_")
     if kind not in KINDS:
         raise DirectorError(f"未知的事件种类“{spec.kind}”（{'、'.join(KINDS)}）")

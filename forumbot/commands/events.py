@@ -326,27 +326,30 @@ def undo(config_path: str, event_id: int, why: str, assume_yes: bool) -> None:
 @config_option
 @click.argument("event_id", type=int)
 @click.option("--player", default=None, help="The right player.")
+@click.option("--players", default=None, help="The right list (a night's outs, 冤死's voters): A,B.")
 @at_option
 @click.option("--cause", type=click.Choice(WHY_CHOICES), default=None, help="The right cause of an out.")
 @click.option("--day", type=int, default=None)
 @click.option("--because", required=True, help="Why it is corrected (kept in the audit log).")
 @yes_option
 @friendly
-def correct(config_path: str, event_id: int, player: str | None, at_text: str | None, cause: str | None,
-            day: int | None, because: str, assume_yes: bool) -> None:
+def correct(config_path: str, event_id: int, player: str | None, players: str | None, at_text: str | None,
+            cause: str | None, day: int | None, because: str, assume_yes: bool) -> None:
     """Correct an event: the wrong player or the wrong time. What is not given is kept.
 
     Example: forumbot correct 12 --player 包子 --because "录错了人"
     """
     with runtime(config_path) as rt:
         now = rt.clock.now()
-        spec = correction_spec(rt, event_id, player=player, at=parse_at(rt, at_text), why=cause, day=day)
+        spec = correction_spec(rt, event_id, player=player, at=parse_at(rt, at_text), why=cause, day=day,
+                               players=None if players is None else _names(players))
         carry_out(rt, lambda: gamelog.preview_correct(rt, event_id, spec, now),
                   lambda: gamelog.correct(rt, event_id, spec, because, now), assume_yes)
 
 
 def correction_spec(rt: Runtime, event_id: int, *, player: str | None = None, at: datetime | None = None,
-                    why: str | None = None, day: int | None = None) -> EventSpec:
+                    why: str | None = None, day: int | None = None,
+                    players: tuple[str, ...] | None = None) -> EventSpec:
     """An event as stored, with the given fields replaced (for ``correct``)."""
     try:
         old = rt.store.event(event_id)
@@ -356,13 +359,18 @@ def correction_spec(rt: Runtime, event_id: int, *, player: str | None = None, at
     kind = {"accelerate": "accelerated"}.get(old.kind.value, old.kind.value)
     if kind == "retract":
         raise DirectorError("撤销记录不能更正")
+    listed = tuple(p.get("players") or p.get("out") or ())
+    if players is None and player and kind in ("night", "voters"):
+        if len(listed) > 1:
+            raise DirectorError("这条事件有多名玩家：请用 --players 给出正确的名单")
+        players = (player,)
     return EventSpec(
         kind=kind,
         player=player or p.get("player") or p.get("old"),
         why=why or p.get("why"),
         at=at or old.game_at,
         day=day or (p.get("day") if kind == "voters" else old.day),
-        players=tuple(p.get("players") or p.get("out") or ()),
+        players=listed if players is None else players,
         name=p.get("name") or p.get("new"),
         pid=p.get("pid"),
         note=p.get("note", "") if kind != "void" else p.get("why", ""),
