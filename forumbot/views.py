@@ -171,7 +171,7 @@ def count_view(
     standing = [v for v in votes if v.get("final") and v.get("counted", True)]
     dropped = tuple(
         DroppedRef(voter=v["voter"], pid=int(v["pid"]), floor=v.get("floor"), target=v.get("target"),
-                   why=(f"{v['voter']} 已于截止前出局" if v.get("dropped") == "voter_out"
+                   why=("本人已于截止前出局" if v.get("dropped") == "voter_out"
                         else f"投票对象 {v.get('target')} 已于截止前出局"))
         for v in votes if v.get("final") and v.get("counted") is False
     )
