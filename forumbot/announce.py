@@ -243,18 +243,36 @@ def draft_announcement(rt: Runtime, day: int, now: datetime, *, state: GameState
 
     if rt.store.night_result(day) is None:
         return None
+    current = standing(rt.outbox, "announcement", day)
+    if current is not None and current.state in SENT:
+        return current
+    # What the text depends on: the events, the previous day's tally, the cards. The agent
+    # asks every pass; the text is rendered again only when one of them has changed.
+    basis = _basis(rt, day)
+    if current is not None and rt.store.get_meta(f"announcement_basis:{current.id}") == basis:
+        return current
     state = state or current_state(rt.config, rt.store)
     body = announcement_text(rt, state, day, now)
-    current = standing(rt.outbox, "announcement", day)
     if current is not None:
-        if current.state in SENT or current.original_body.strip() == body.strip():
+        if current.original_body.strip() == body.strip():
+            rt.store.set_meta(f"announcement_basis:{current.id}", basis)
             return current
         supersede(rt, current, "已过时：游戏事件有变，已按最新情况重新起草公示", now)
     tid = notice_thread(state, day)
     if tid is None:
         raise StateError(f"第{day}日：没有可发公示的帖子")
     key = numbered_key("announcement", day, len(numbered_drafts(rt.outbox, "announcement", day)) + 1)
-    return rt.outbox.create_draft(DraftKind.ANNOUNCEMENT, tid, body, now=now, day=day, dedupe_key=key)
+    with rt.store.write():
+        draft = rt.outbox.create_draft(DraftKind.ANNOUNCEMENT, tid, body, now=now, day=day, dedupe_key=key)
+        rt.store.set_meta(f"announcement_basis:{draft.id}", basis)
+    return draft
+
+
+def _basis(rt: Runtime, day: int) -> str:
+    events = rt.store.events()
+    last = events[-1].id if events else 0
+    snap = rt.store.tally(day - 1)
+    return f"{last}:{len(events)}|{snap.version if snap else 0}|{len(rt.store.cards())}"
 
 
 # ---------------------------------------------------------------- notices
