@@ -8,6 +8,8 @@ before the deadline did not come before the vote-out, a dead sheriff stayed sher
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from forumbot import announce, director, gamelog
@@ -392,3 +394,41 @@ def test_events_list_game_time_and_who_entered_it_when(simple14):
     (audit,) = simple14.rt.store.audit_log(action_prefix="event.")
     assert audit.detail["game_at"] == at(2, "09:00").isoformat()
     assert audit.detail["entered_at"] == at(2, "12:00").isoformat()
+
+
+def test_a_store_from_before_game_times_keeps_working(tmp_path):
+    """Schema v4 adds each event's game time; rows written before it get SPEC §9's default:
+    the bot's vote-out (recorded at the approval time) at the deadline, a night at its
+    day's start — so an old game's next tally is right without a hand correction."""
+    import sqlite_utils
+
+    from forumbot.store import SCHEMA_VERSION, Store, migrate, schema_version
+    from tests.forumbot.game_support import config_text
+
+    db_path = tmp_path / "old.sqlite"
+    db = sqlite_utils.Database(db_path)
+    migrate(db, target=3)
+    rows = [
+        (2, "out", {"player": "月饼", "why": "vote", "at": at(3, "12:00").isoformat()}, "bot", at(3, "12:00")),
+        (3, "night", {"out": ["汤圆"]}, "director", at(3, "12:30")),
+        (1, "sheriff", {"player": "饺子", "why": "第1日警长竞选", "at": at(2, "08:00").isoformat()}, "bot",
+         at(2, "08:00")),
+    ]
+    for day, kind, payload, actor, when in rows:
+        db["events"].insert({"day": day, "kind": kind, "payload": json.dumps(payload, ensure_ascii=False),
+                             "actor": actor, "at": when.isoformat()})
+    db.close()
+    (tmp_path / "game.toml").write_text(config_text("simple14", database=str(db_path)), encoding="utf-8")
+    from forumbot.runtime import open_runtime
+    from forumbot.simulator import SimClock
+
+    rt = open_runtime(tmp_path / "game.toml", clock=SimClock(start=at(3, "13:00")))
+    try:
+        assert schema_version(rt.store.db) == SCHEMA_VERSION
+        state = director._state(rt)
+        assert state.out_record("月饼").at == at(2, "21:30")
+        assert state.out_record("汤圆").at == at(3, "09:00")
+        assert state.sheriff_at(at(1, "21:30")) == "饺子" and state.sheriff_at(at(1, "21:29")) is None
+        assert [e.game_at for e in rt.store.events()] == [None, None, None]
+    finally:
+        rt.close()
