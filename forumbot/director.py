@@ -51,8 +51,8 @@ from forumbot.gamelog import (  # the game log's calls are the director's too
 )
 from forumbot.outbox import Draft, DraftKind, DraftState
 from forumbot.runtime import Runtime
-from forumbot.store.records import CardColor, EventKind
-from forumbot.views import CARD_NAMES, CardLine, CardTotals, format_left
+from forumbot.store.records import CardColor
+from forumbot.views import CARD_NAMES, CardTotals, format_left
 
 # What the director may give as an out's cause, as the desk and the CLI show it.
 OUT_REASONS = {"vote": "投票出局", "night": "夜晚出局", "card": "红牌罚下", "red": "红牌罚下",

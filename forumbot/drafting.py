@@ -20,7 +20,6 @@ from forumbot.views import (
     AccelerationNoticeView,
     AnnouncementView,
     BadgeNoticeView,
-    CardLine,
     CardNoticeView,
     CardTotals,
     FloorRef,

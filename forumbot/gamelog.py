@@ -16,7 +16,7 @@ final count follows the count that stands (``settle_result``).
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -842,10 +842,6 @@ def draw_sheriff(rt: Runtime, now: datetime, *, seed: int | None = None, force: 
         extra["notice"] = False  # said elsewhere (the red card's notice names the new sheriff)
     spec = EventSpec("sheriff", player=winner, at=now, note=f"警徽随机移交（随机种子 {seed}）", extra=extra)
     return enter(rt, spec, now, actor=actor)
-
-
-def default_day(state: GameState, now: datetime) -> DayWindow | None:
-    return day_at(state, now)
 
 
 __all__ = [

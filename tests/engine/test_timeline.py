@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.events import EventKind, GameEvent, OutWhy, parse_why
+from engine.events import GameEvent, OutWhy, parse_why
 from engine.state import GameState, StateError
 from tests.engine.test_seed_days import DAYS, SEATS, ev, t
 

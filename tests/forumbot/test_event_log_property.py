@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import random
 import tempfile
-from dataclasses import replace
 from datetime import datetime, timedelta
 from pathlib import Path
 

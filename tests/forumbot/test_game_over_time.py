@@ -14,7 +14,7 @@ import pytest
 
 from forumbot import announce, director, gamelog
 from forumbot.gamelog import DirectorError, EventSpec
-from tests.forumbot.game_support import at, store_game, vote_tid
+from tests.forumbot.game_support import at, store_game
 
 
 def reasons(tally: dict, voter: str) -> list[str]:
@@ -402,7 +402,7 @@ def test_a_store_from_before_game_times_keeps_working(tmp_path):
     day's start — so an old game's next tally is right without a hand correction."""
     import sqlite_utils
 
-    from forumbot.store import SCHEMA_VERSION, Store, migrate, schema_version
+    from forumbot.store import SCHEMA_VERSION, migrate, schema_version
     from tests.forumbot.game_support import config_text
 
     db_path = tmp_path / "old.sqlite"
