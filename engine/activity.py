@@ -47,11 +47,19 @@ class PostCounts:
         return self.by_day.get(day, {}).get(player, {}).get(thread, 0)
 
 
+THREAD_ZH = {"discussion": "讨论帖", "vote": "投票帖", "progress": "进程帖"}
+
+
 def _role(ballot: Ballot, day: DayWindow) -> str | None:
-    threads = day.threads()
-    if threads:
-        return threads.get(ballot.post.tid)
-    return ballot.thread
+    """The post's thread role on this day: only the threads the day has count."""
+    return day.threads().get(ballot.post.tid)
+
+
+def lurk_roles(day: DayWindow, rules: RuleSet) -> tuple[str, ...]:
+    """The day's threads whose posts count against 潜水 (none: the day proposes no
+    lurking card — a day without a discussion thread is not a 讨论日)."""
+    have = set(day.threads().values())
+    return tuple(role for role in rules.lurk_threads if role in have)
 
 
 def day_posts(ballots: list[Ballot] | tuple[Ballot, ...], day: DayWindow) -> list[tuple[Ballot, str]]:
@@ -87,40 +95,48 @@ def propose_cards(
     window = state.day(day)
     posts = day_posts(ballots, window)
     counts = post_counts(ballots, state)
-    living = state.living(window.deadline)
+    living = state.living(window.deadline, before=True)
     proposals: list[Proposal] = []
+    roles = lurk_roles(window, rules)
+    where = "、".join(THREAD_ZH.get(r, r) for r in roles)
 
-    def floors_of(player: str, role: str | None = "discussion") -> tuple[tuple[int | None, ...], tuple[int, ...]]:
-        mine = [b for b, r in posts if state.seat_of(b.post.author) == player and (role is None or r == role)]
+    def counted(number: int, player: str, threads: tuple[str, ...]) -> int:
+        return sum(counts.count(number, player, role) for role in threads)
+
+    def floors_of(player: str, threads: tuple[str, ...] | None) -> tuple[tuple[int | None, ...], tuple[int, ...]]:
+        mine = [b for b, r in posts if state.seat_of(b.post.author) == player and (threads is None or r in threads)]
         return tuple(b.floor for b in mine), tuple(b.pid for b in mine)
 
-    if not window.accelerated:
+    if not window.accelerated and roles:
         for player in living:
-            n = counts.count(day, player)
+            n = counted(day, player, roles)
             if n < rules.lurk_posts_per_day:
-                floors, pids = floors_of(player)
+                floors, pids = floors_of(player, roles)
                 proposals.append(Proposal(ProposalKind.LURKING_DAY, player, day, None, floors, pids,
-                                          f"{n} discussion posts (< {rules.lurk_posts_per_day})"))
-    span = [d.number for d in state.days if day - rules.lurk_span_days < d.number <= day]
-    if rules.lurk_span_days > 0 and len(span) == rules.lurk_span_days:
+                                          f"第{day}日{where}发帖 {n} 帖（少于 {rules.lurk_posts_per_day} 帖）"))
+    span_days = [d for d in state.days if day - rules.lurk_span_days < d.number <= day]
+    if (rules.lurk_span_days > 0 and len(span_days) == rules.lurk_span_days
+            and all(lurk_roles(d, rules) for d in span_days)):
         # 连续三个讨论日均不足十帖: fewer than ten on *each* of the three days. (A total under
-        # ten would add nothing to the one-day rule: it always has a day under five.)
+        # ten would add nothing to the one-day rule: it always has a day under five then.)
+        # Only days that have a discussion thread are 讨论日.
+        span = [d.number for d in span_days]
         for player in living:
-            per_day = [counts.count(d, player) for d in span]
+            per_day = [counted(d.number, player, lurk_roles(d, rules)) for d in span_days]
             if all(n < rules.lurk_posts_per_span for n in per_day):
-                floors, pids = floors_of(player)
+                floors, pids = floors_of(player, roles or None)
                 shown = "/".join(str(n) for n in per_day)
                 proposals.append(Proposal(ProposalKind.LURKING_SPAN, player, day, None, floors, pids,
-                                          f"days {span[0]}–{span[-1]}: {shown} discussion posts "
-                                          f"(each < {rules.lurk_posts_per_span})"))
-    if not window.accelerated:
+                                          f"第{span[0]}–{span[-1]}日讨论发帖 {shown} 帖"
+                                          f"（每日均少于 {rules.lurk_posts_per_span} 帖）"))
+    if not window.accelerated and window.vote_thread is not None:
         tally = tally or tally_day(ballots, state, day, rules)
         for player in tally.non_voters:
             void = [r for r in tally.rulings if r.seat == player]
             proposals.append(Proposal(
                 ProposalKind.NO_VOTE, player, day, rules.no_vote_card,
                 tuple(r.floor for r in void), tuple(r.pid for r in void),
-                "no valid vote" + (f" ({len(void)} void)" if void else ""),
+                f"第{day}日没有有效投票" + (f"（{len(void)} 张废票）" if void else ""),
             ))
     kinds = {FlagKind.ZOMBIE: ProposalKind.ZOMBIE, FlagKind.FONT: ProposalKind.FONT,
              FlagKind.EVIDENCE: ProposalKind.EVIDENCE}
@@ -132,7 +148,7 @@ def propose_cards(
     for (kind, player), flags in grouped.items():
         proposals.append(Proposal(
             kind, player, day, None, tuple(f.floor for f in flags), tuple(f.pid for f in flags),
-            "; ".join(f"[{f.thread} floor {f.floor}] {f.detail}" for f in flags),
+            "；".join(f"{THREAD_ZH.get(f.thread, f.thread)}{f.floor}楼：{f.detail}" for f in flags),
         ))
     order = {p: i for i, p in enumerate(state.players)}
     proposals.sort(key=lambda p: (list(ProposalKind).index(p.kind), order.get(p.player, 1 << 30)))

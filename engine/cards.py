@@ -7,12 +7,13 @@ the player off (罚下). Points (双身份): 累计扣满12分者将予以罚下
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, replace
 from datetime import datetime
 from enum import StrEnum
 
-from engine.rules import CardPolicy, RuleSet
+from engine.badge import draw, successor_candidates
+from engine.events import OutWhy
+from engine.rules import CardPolicy, RuleSet, SendoffBadge
 from engine.state import GameState
 
 
@@ -66,10 +67,12 @@ class CardLedger:
     sendoff_points: int = 12
     standings: tuple[tuple[str, Standing], ...] = ()
     events: tuple[CardEvent, ...] = ()
+    rules: RuleSet | None = None  # the badge of a sent-off sheriff follows its rule set
 
     @classmethod
     def for_rules(cls, rules: RuleSet) -> CardLedger:
-        return cls(rules.card_policy, rules.blues_per_yellow, rules.yellows_per_red, rules.sendoff_points)
+        return cls(rules.card_policy, rules.blues_per_yellow, rules.yellows_per_red, rules.sendoff_points,
+                   rules=rules)
 
     def standing(self, player: str) -> Standing:
         for name, standing in self.standings:
@@ -79,22 +82,25 @@ class CardLedger:
 
     def apply(self, decision: Decision, state: GameState, seed: int | None = None) -> tuple[CardLedger, GameState, list[CardEvent]]:
         """Apply one decision. Returns the new ledger, the new state (a send-off puts the
-        player out; a sent-off sheriff's badge passes by a seeded draw) and what happened."""
+        player out at the decision's time; a sent-off sheriff's badge follows the rule
+        set: 14人简易 draws with the seed) and what happened."""
         player = decision.player
         if player not in state.players:
-            raise CardError(f"{player!r} is not a player")
+            raise CardError(f"“{player}”不是玩家")
         before = self.standing(player)
         if before.sent_off:
-            raise CardError(f"{player} has already been sent off")
+            raise CardError(f"{player} 已被罚下")
         events: list[CardEvent] = []
         after, send_off = self._count(decision, before, events)
         if send_off:
             after = replace(after, sent_off=True)
-            events.append(CardEvent("sent_off", player, decision.day, "红牌罚下 (sent off, no last words)"))
-            if not state.is_out(player):
-                state = state.put_out(player, decision.at, "红牌罚下 (sent off)")
-            if state.sheriff == player:
-                state, badge = _pass_badge(state, player, decision, seed)
+            events.append(CardEvent("sent_off", player, decision.day, "罚下（无遗言）"))
+            was_sheriff = state.sheriff_at(decision.at) == player if decision.at else state.sheriff == player
+            if not state.is_out(player, decision.at):
+                state = state.put_out(player, decision.at, OutWhy.CARD)
+            draws = self.rules is None or self.rules.sendoff_badge is SendoffBadge.DRAW
+            if was_sheriff and draws:
+                state, badge = _pass_badge(state, player, decision, seed, self.rules)
                 events.append(badge)
         standings = tuple((n, s) for n, s in self.standings if n != player) + ((player, after),)
         ledger = replace(self, standings=standings, events=self.events + tuple(events))
@@ -103,16 +109,16 @@ class CardLedger:
     def _count(self, d: Decision, s: Standing, events: list[CardEvent]) -> tuple[Standing, bool]:
         if self.policy is CardPolicy.POINTS:
             if d.card is Card.RED:
-                events.append(CardEvent("card", d.player, d.day, f"red: {d.why}"))
+                events.append(CardEvent("card", d.player, d.day, f"红牌：{d.why}"))
                 return s, True
             if d.points <= 0:
-                raise CardError(f"{d.player}: the points policy needs points > 0 for a {d.card or 'decision'}")
+                raise CardError(f"{d.player}：扣分制须给出扣分（大于 0）")
             total = s.points + d.points
-            events.append(CardEvent("points", d.player, d.day, f"-{d.points} ({total}/{self.sendoff_points}): {d.why}"))
+            events.append(CardEvent("points", d.player, d.day, f"扣 {d.points} 分（累计 {total}/{self.sendoff_points}）：{d.why}"))
             return replace(s, points=total), total >= self.sendoff_points
         if d.card is None:
-            raise CardError(f"{d.player}: the ladder policy needs a card (blue, yellow or red)")
-        events.append(CardEvent("card", d.player, d.day, f"{d.card.value}: {d.why}"))
+            raise CardError(f"{d.player}：须给出牌色（蓝、黄或红）")
+        events.append(CardEvent("card", d.player, d.day, f"{_CARD_ZH[d.card]}：{d.why}"))
         if d.card is Card.RED:
             return s, True
         blue, yellow = s.blue, s.yellow
@@ -121,24 +127,30 @@ class CardLedger:
             if blue >= self.blues_per_yellow:
                 blue -= self.blues_per_yellow
                 yellow += 1
-                events.append(CardEvent("upgrade", d.player, d.day, f"{self.blues_per_yellow} blue → yellow"))
+                events.append(CardEvent("upgrade", d.player, d.day, f"{self.blues_per_yellow} 张蓝牌升级为黄牌"))
         else:
             yellow += 1
         if yellow >= self.yellows_per_red:
             yellow -= self.yellows_per_red
-            events.append(CardEvent("upgrade", d.player, d.day, f"{self.yellows_per_red} yellow → red"))
+            events.append(CardEvent("upgrade", d.player, d.day, f"{self.yellows_per_red} 张黄牌升级为红牌"))
             return replace(s, blue=blue, yellow=yellow), True
         return replace(s, blue=blue, yellow=yellow), False
 
 
-def _pass_badge(state: GameState, player: str, decision: Decision, seed: int | None) -> tuple[GameState, CardEvent]:
+_CARD_ZH = {Card.BLUE: "蓝牌", Card.YELLOW: "黄牌", Card.RED: "红牌"}
+
+
+def _pass_badge(state: GameState, player: str, decision: Decision, seed: int | None,
+                rules: RuleSet | None) -> tuple[GameState, CardEvent]:
     if seed is None:
-        raise CardError(f"{player} is the sheriff: passing the badge needs a recorded random seed")
-    # S10 【殉职】 excludes an idiot who used 若愚; the draw does the same.
-    candidates = tuple(p for p in state.living(decision.at)
-                       if p != player and p not in state.idiots_revealed)
-    new = random.Random(seed).choice(candidates) if candidates else None
-    state = state.set_sheriff(new, decision.at, f"警徽随机移交 (random draw, seed {seed})")
+        raise CardError(f"{player} 是警长：警徽随机移交需要记录的随机种子")
+    if rules is not None:
+        candidates = successor_candidates(state, rules, decision.at)
+    else:  # S10 【殉职】 excludes an idiot who used 若愚; without a rule set, so does the draw
+        candidates = tuple(p for p in state.living(decision.at)
+                           if p != player and p not in state.idiots_revealed)
+    new = draw(candidates, seed)
+    state = state.set_sheriff(new, decision.at, f"警徽随机移交（随机种子 {seed}）")
     return state, CardEvent("badge", player, decision.day,
-                            f"badge of {player} passes to {new} by random draw (seed {seed})",
+                            f"{player} 的警徽随机移交给 {new}（随机种子 {seed}）",
                             seed=seed, new_sheriff=new, candidates=candidates)

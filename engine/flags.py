@@ -12,6 +12,7 @@ from enum import StrEnum
 from parsers.models import Font, Post
 
 from engine.ballots import Ballot
+from engine.events import WHY_ZH, parse_why
 from engine.reasons import Reason
 from engine.state import GameState
 
@@ -87,9 +88,9 @@ def font_problems(fonts: tuple[Font, ...]) -> list[str]:
     problems = []
     for font in fonts:
         if is_red(font.color):
-            problems.append(f"大红色 color={font.color}")
+            problems.append(f"大红色字体（{font.color}）")
         if is_enlarged(font.size):
-            problems.append(f"放大字体 size={font.size}")
+            problems.append(f"放大字体（字号 {font.size}）")
     return sorted(set(problems))
 
 
@@ -108,8 +109,10 @@ def post_flags(ballot: Ballot, state: GameState) -> list[Flag]:
     base = dict(pid=post.pid, floor=post.floor, player=who, thread=ballot.thread, tid=post.tid)
     flags: list[Flag] = []
     if seat is not None and state.is_out(seat, post.posted_at):
-        record = state.out_record(seat)
-        flags.append(Flag(FlagKind.ZOMBIE, detail=f"{seat} 已出局（{record.why if record else ''}）仍发帖", **base))
+        record = state.moment(post.posted_at).out[seat]
+        when = f"于 {record.at:%m-%d %H:%M} " if record.at is not None else ""
+        why = WHY_ZH.get(parse_why(record.why), record.why)
+        flags.append(Flag(FlagKind.ZOMBIE, detail=f"{seat} 已{when}出局（{why}），仍在游戏帖发帖", **base))
     if seat is not None:
         problems = font_problems(post.fonts)
         if problems:

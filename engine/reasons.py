@@ -19,6 +19,7 @@ class Reason(StrEnum):
     # who
     VOTER_NOT_PLAYER = "voter_not_player"
     VOTER_OUT = "voter_out"
+    VOTER_NOT_ALLOWED = "voter_not_allowed"  # 冤死: not among those the scapegoat named
     # when
     BEFORE_START = "before_start"
     LATE = "late"
@@ -49,6 +50,7 @@ PRECEDENCE: tuple[Reason, ...] = (
     Reason.DIRECTOR_VOID,
     Reason.VOTER_NOT_PLAYER,
     Reason.VOTER_OUT,
+    Reason.VOTER_NOT_ALLOWED,
     Reason.BEFORE_START,
     Reason.LATE,
     Reason.NO_TARGET,
@@ -82,6 +84,7 @@ _TEXT: dict[Reason, tuple[str, str]] = {
     Reason.DIRECTOR_VOID: ("导演判定无效", "voided by the director"),
     Reason.VOTER_NOT_PLAYER: ("非玩家角色发帖，不计票", "posted by an account that is not a player"),
     Reason.VOTER_OUT: ("已出局角色投票（诈尸）", "the voter is out"),
+    Reason.VOTER_NOT_ALLOWED: ("替罪羊未指定该角色今日投票（冤死）", "not among those the scapegoat named to vote"),
     Reason.BEFORE_START: ("投票开始前发帖", "posted before voting opened"),
     Reason.LATE: ("投票截止后发帖", "posted at or after the deadline"),
     Reason.NO_TARGET: ("没有投票对象", "no target"),
@@ -104,16 +107,33 @@ _TEXT: dict[Reason, tuple[str, str]] = {
 }
 
 
-def describe(reason: Reason | str | None) -> str:
-    """Chinese and English text for a reason code, for posts and the CLI."""
-    if reason is None:
-        return describe(Reason.VALID)
-    zh, en = _TEXT[Reason(reason)]
-    return f"{zh} ({en})"
+def describe_en(reason: Reason | str | None) -> str:
+    """English, for operators' logs only (directors and players read Chinese)."""
+    return _TEXT[Reason(reason or Reason.VALID)][1]
 
 
-def describe_zh(reason: Reason | str | None) -> str:
-    return _TEXT[Reason(reason or Reason.VALID)][0]
+def change_window_text(minutes: int) -> str:
+    """截止前一小时内不得改票 for 60, 截止前10分钟内不得改票 for 10: the configured window,
+    said the way the rules say it."""
+    if minutes % 60 == 0 and minutes:
+        hours = minutes // 60
+        spoken = "一" if hours == 1 else str(hours)
+        return f"截止前{spoken}小时内不得改票"
+    return f"截止前{minutes}分钟内不得改票"
+
+
+def describe_zh(reason: Reason | str | None, *, change_window_minutes: int | None = None) -> str:
+    """The reason in Chinese, for posts, the desk and the CLI. Texts that quote a
+    configured value (the change window) say the configured value."""
+    code = Reason(reason or Reason.VALID)
+    if code is Reason.CHANGE_IN_WINDOW and change_window_minutes is not None:
+        return change_window_text(change_window_minutes)
+    return _TEXT[code][0]
+
+
+def describe(reason: Reason | str | None, *, change_window_minutes: int | None = None) -> str:
+    """What a reader sees for a reason code (Chinese; machine codes stay as they are)."""
+    return describe_zh(reason, change_window_minutes=change_window_minutes)
 
 
 def first_reason(reasons: list[Reason]) -> Reason | None:

@@ -17,7 +17,7 @@ def _iso(t: datetime | None) -> str | None:
     return t.isoformat() if t is not None else None
 
 
-def vote_json(r: VoteRuling) -> dict[str, Any]:
+def vote_json(r: VoteRuling, rules: RuleSet | None = None) -> dict[str, Any]:
     return {
         "floor": r.floor,
         "pid": r.pid,
@@ -32,7 +32,12 @@ def vote_json(r: VoteRuling) -> dict[str, Any]:
         "account": r.account,
         "written": r.written,
         "final": r.final,
-        "reason_text": None if r.valid else describe(r.reason),
+        # SPEC §9: a valid vote may count for no one at the deadline (its voter or its
+        # target went out before it): valid true, counted false, ``dropped`` says why.
+        "counted": r.counted,
+        "dropped": r.dropped,
+        "reason_text": None if r.valid else describe(
+            r.reason, change_window_minutes=rules.change_window_minutes if rules else None),
         "detail": r.detail,
         "candidates": list(r.candidates),
         "time_precision": r.ballot.post.time_precision.value,
@@ -68,7 +73,7 @@ def tally_json(result: TallyResult, state: GameState, day: int, rules: RuleSet) 
         "day": day,
         "ruleset": rules.name,
         "deadline": _iso(window.deadline),
-        "votes": [vote_json(r) for r in result.rulings],
+        "votes": [vote_json(r, rules) for r in result.rulings],
         "counts": dict(result.counts),
         "abstain": result.abstain,
         "non_voters": list(result.non_voters),
@@ -78,13 +83,21 @@ def tally_json(result: TallyResult, state: GameState, day: int, rules: RuleSet) 
             "tie": list(result.result.tie),
             "rule": result.result.rule,
             "detail": result.result.detail,
+            "effect": result.result.effect,
         },
         "flags": [flag_json(f) for f in result.flags],
         # additions
         "start": _iso(window.start),
         "accelerated": window.accelerated,
         "vote_thread": window.vote_thread,
-        "sheriff_going_in": state.sheriff,
+        # The sheriff whose vote weighs double: the badge at the deadline, before the
+        # day's own result (SPEC §9). ``sheriff_going_in`` is the same, kept for scripts.
+        "sheriff_going_in": result.sheriff,
+        "sheriff_at_deadline": result.sheriff,
+        "badge_vacant": result.vacancy is not None,
+        "vacated_by": result.vacancy.previous if result.vacancy else None,
+        "allowed_voters": None if result.allowed_voters is None else list(result.allowed_voters),
+        "dropped": [r.pid for r in result.dropped],
         "abstainers": list(result.abstainers),
         "total_weight": result.total_weight,
         "visibility": rules.visibility.value,

@@ -32,6 +32,22 @@ class Visibility(StrEnum):
     COUNTS_ONLY = "counts_only"  # S10 高难度投票半公开: counts without voter names
 
 
+class Quorum(StrEnum):
+    """How many acceleration requests make a day accelerated (the director confirms)."""
+
+    MAJORITY = "majority"  # 14人简易: 超过所有存活玩家的二分之一
+    ALL = "all"  # 双身份: 如所有角色均同意缩短游戏日
+    DIRECTOR = "director"  # S09/S10 say nothing: the director alone decides
+
+
+class SendoffBadge(StrEnum):
+    """What happens to the badge of a sheriff sent off (红牌罚下 / 扣满12分)."""
+
+    DRAW = "draw"  # 14人简易: 红牌罚下的警长警徽随机移交
+    SUCCESSOR = "successor"  # S09/S10 【殉职】警长出局后，须选择一名未出局的角色来继任警长
+    VACANT = "vacant"  # 双身份: 角色因罚下而离开游戏不触发相应出局技能 — no 【殉职】
+
+
 class RuleSetError(ValueError):
     """An unknown rule-set name, unknown field or bad value. Names the thing."""
 
@@ -46,7 +62,8 @@ class RuleSet:
     sheriff_tie: TieRule = TieRule.FIRST_REACHED
     change_window_minutes: int = 60
     max_changes: int = 1
-    acceleration_voids_changes: bool = True
+    acceleration_voids_changes: bool = False
+    acceleration_quorum: Quorum = Quorum.DIRECTOR
     require_reason: bool = True
     card_policy: CardPolicy = CardPolicy.LADDER
     blues_per_yellow: int = 3
@@ -55,8 +72,14 @@ class RuleSet:
     lurk_posts_per_day: int = 5
     lurk_posts_per_span: int = 10
     lurk_span_days: int = 3
+    # Which threads' posts count against 潜水; a day with none of them proposes no lurking card.
+    lurk_threads: tuple[str, ...] = ("discussion",)
     visibility: Visibility = Visibility.PUBLIC
     no_vote_card: str = "yellow"
+    identities: int = 1  # 双身份: every player has two
+    successor_excludes_idiot: bool = False  # S10: （已发动【若愚】的白痴除外）
+    sendoff_badge: SendoffBadge = SendoffBadge.SUCCESSOR
+    successor_draw_minutes: int = 0  # 14人简易: 关门三十分钟后仍未…警长随机移交 (0: never offered)
 
     def with_overrides(self, **overrides: Any) -> RuleSet:
         """A copy with some fields replaced; unknown keys and bad values are errors."""
@@ -78,7 +101,10 @@ _ENUMS: dict[str, type[StrEnum]] = {
     "TieRule": TieRule,
     "CardPolicy": CardPolicy,
     "Visibility": Visibility,
+    "Quorum": Quorum,
+    "SendoffBadge": SendoffBadge,
 }
+THREAD_ROLES = ("discussion", "vote", "progress")
 
 
 def _coerce(key: str, value: Any, annotation: Any) -> Any:
@@ -90,6 +116,13 @@ def _coerce(key: str, value: Any, annotation: Any) -> Any:
         except ValueError:
             choices = ", ".join(m.value for m in enum)
             raise RuleSetError(f"{key}: {value!r} is not one of {choices}") from None
+    if kind.startswith("tuple"):
+        if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
+            raise RuleSetError(f"{key}: expected a list of thread roles, got {value!r}")
+        bad = [v for v in value if v not in THREAD_ROLES]
+        if bad:
+            raise RuleSetError(f"{key}: {bad[0]!r} is not one of {', '.join(THREAD_ROLES)}")
+        return tuple(value)
     if kind == "bool":
         if not isinstance(value, bool):
             raise RuleSetError(f"{key}: expected true or false, got {value!r}")
@@ -104,24 +137,34 @@ def _coerce(key: str, value: Any, annotation: Any) -> Any:
 
 
 PRESETS: dict[str, RuleSet] = {
-    # 001_…: the same 【领导】 sentence as S10.
+    # 001_…: the same 【领导】 sentence as S10. 【殉职】<锁定技>警长出局后，须选择一名未出局的角色来继任警长。
+    # Acceleration: the seed says nothing, so only the director accelerates a day.
     "s09": RuleSet(name="s09", title="官方规则S09暨狼人游戏原版"),
     # 000_…: 【领导】计算投票数量时警长投出的票计为两票，如出现警长投票对象与其他对象得票数相同且为最高，
     # 则警长投票对象出局。否则得票数同为最高的两名角色均不出局，即无人出局。
     # 【若愚】…若白痴发动此技能，则此后白痴投票不计入总票数。
     # 高难度投票半公开、低难度投票全公开 → visibility is a per-game override.
-    "s10": RuleSet(name="s10", title="官方规则S10暨狼人游戏论坛版"),
+    # 【殉职】<锁定技>警长出局后，须选择一名未出局的角色（已发动【若愚】的白痴除外）来继任警长。
+    "s10": RuleSet(name="s10", title="官方规则S10暨狼人游戏论坛版", successor_excludes_idiot=True),
     # 002_…: 平票则警长投票的人出局，警长不投票则无人出局。 白天结束前一个小时不得改票。
     # 进程加速后不允许改票，所有改票作废。 三张【蓝牌】升级为一张【黄牌】 三张【黄牌】升级为一张【红牌】
     # 在未加快进程的单个讨论日不足五帖、或连续三个讨论日均不足十帖
-    "simple14": RuleSet(name="simple14", title="14人简易规则"),
+    # 如果在进程帖中申请加速的玩家超过所有存活玩家的二分之一则游戏进程加速。
+    # 红牌罚下的警长警徽随机移交。 警长被投票出局，关门三十分钟后仍未与导演取得联系，警长随机移交给在场的一名未出局角色。
+    "simple14": RuleSet(name="simple14", title="14人简易规则", acceleration_voids_changes=True,
+                        acceleration_quorum=Quorum.MAJORITY, sendoff_badge=SendoffBadge.DRAW,
+                        successor_draw_minutes=30),
     # 003_…: 若最高票平票且当前没有人第一身份为替罪羊，则最先达到高票的人第一身份死亡。
-    # 累计扣满12分者将予以罚下。 投票过程全程公开。
+    # 累计扣满12分者将予以罚下。 投票过程全程公开。 每个角色将在游戏正式开始前获得两个身份。
+    # 如所有角色均同意缩短游戏日，游戏日可能缩短。 角色因罚下而离开游戏不触发相应出局技能。
     "dual": RuleSet(
         name="dual",
         title="双身份规则（alpha版）",
         elimination_tie=TieRule.SCAPEGOAT_THEN_FIRST_REACHED,
         card_policy=CardPolicy.POINTS,
+        identities=2,
+        acceleration_quorum=Quorum.ALL,
+        sendoff_badge=SendoffBadge.VACANT,
     ),
 }
 

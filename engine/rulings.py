@@ -14,9 +14,10 @@ from parsers.models import ABSTAIN, DeclarationProblem, VoteDeclaration, VoteKin
 
 from engine.ballots import Ballot, in_post_order
 from engine.names import Match, NameTable, TargetMatch
-from engine.reasons import FROM_PROBLEM, Reason
+from engine.events import WHY_ZH, parse_why
+from engine.reasons import FROM_PROBLEM, Reason, change_window_text
 from engine.rules import RuleSet
-from engine.state import DayWindow, GameState
+from engine.state import DayWindow, GameState, Moment, OutRecord
 from engine.timing import (
     in_change_window,
     is_before_start,
@@ -36,13 +37,17 @@ class VoteRuling:
     kind: VoteKind
     target: str | None  # matched seat, 弃权, or None
     written: str | None  # the target as written
-    weight: int
+    weight: int  # the voter's weight at the deadline (SPEC §9: the badge, 若愚, out)
     valid: bool
     reason: Reason  # Reason.VALID when valid
     detail: str = ""
     candidates: tuple[str, ...] = ()
     time: datetime | None = None
     final: bool = False  # the voter's standing vote at the end of the day
+    # Whether the vote counts at the deadline: a valid standing vote whose voter and
+    # target are still in the game then (白天红牌罚下在被投票出局之前).
+    counted: bool = False
+    dropped: str | None = None  # a standing vote not counted: "voter_out" | "target_out"
 
     @property
     def void(self) -> bool:
@@ -55,14 +60,25 @@ class _Seat:
     change_pids: list[int] = field(default_factory=list)
 
 
-def weight_of(seat: str | None, state: GameState, rules: RuleSet) -> int:
-    if seat is None:
+def weight_of(seat: str | None, moment: Moment | GameState, rules: RuleSet) -> int:
+    """A voter's weight as the game stood at ``moment`` (the deadline, just before the
+    day's own result): the sheriff then counts 2, a revealed idiot 0, a player out by
+    then nothing."""
+    if isinstance(moment, GameState):
+        moment = moment.moment()
+    if seat is None or moment.is_out(seat):
         return 0
-    if seat in state.idiots_revealed:
+    if seat in moment.idiots:
         return rules.idiot_weight  # S10 【若愚】: 此后白痴投票不计入总票数
-    if seat == state.sheriff:
+    if seat == moment.sheriff:
         return rules.sheriff_weight  # 【带队】/【领导】: 警长投出的票计为两票
     return 1
+
+
+def at_deadline(state: GameState, day: DayWindow) -> Moment:
+    """The game at the day's deadline, before that day's own result (its vote-out and
+    election are at the deadline): what weights, non-voters and the tie rule use."""
+    return state.moment(day.deadline, before=True)
 
 
 def day_ballots(ballots: list[Ballot] | tuple[Ballot, ...], state: GameState, day: DayWindow) -> list[Ballot]:
@@ -97,6 +113,8 @@ def rule_day(posts: list[Ballot], state: GameState, window: DayWindow, rules: Ru
     by_pid = {b.pid: b for b in posts}
     seats: dict[str, _Seat] = {}
     rulings: list[VoteRuling] = []
+    deadline = at_deadline(state, window)
+    allowed = state.allowed_voters(window.number)
     for ballot in posts:
         post, declaration = ballot.standing
         if declaration is None:
@@ -104,7 +122,7 @@ def rule_day(posts: list[Ballot], state: GameState, window: DayWindow, rules: Ru
         seat = state.seat_of(post.author)
         match = names.match(declaration.target) if declaration.target else TargetMatch(Match.UNKNOWN)
         reason, detail = _judge(ballot, declaration, seat, match, state, window, rules,
-                                seats.setdefault(seat or "", _Seat()), by_pid)
+                                seats.setdefault(seat or "", _Seat()), by_pid, allowed)
         valid = reason is Reason.VALID
         if valid and seat is not None:
             record = seats[seat]
@@ -116,19 +134,29 @@ def rule_day(posts: list[Ballot], state: GameState, window: DayWindow, rules: Ru
             ballot=ballot, pid=ballot.pid, floor=ballot.floor,
             voter=seat or (post.author or "?"), account=post.author, seat=seat,
             kind=declaration.kind, target=match.player, written=declaration.target,
-            weight=weight_of(seat, state, rules), valid=valid, reason=reason, detail=detail,
+            weight=weight_of(seat, deadline, rules), valid=valid, reason=reason, detail=detail,
             candidates=match.candidates, time=post.posted_at,
         ))
-    return _mark_final(rulings)
+    return _mark_final(rulings, deadline)
 
 
-def _mark_final(rulings: list[VoteRuling]) -> list[VoteRuling]:
+def _mark_final(rulings: list[VoteRuling], deadline: Moment) -> list[VoteRuling]:
     last: dict[str, int] = {}
     for index, ruling in enumerate(rulings):
         if ruling.valid and ruling.seat is not None:
             last[ruling.seat] = index
     finals = set(last.values())
-    return [replace(r, final=True) if i in finals else r for i, r in enumerate(rulings)]
+    marked = []
+    for i, r in enumerate(rulings):
+        if i not in finals:
+            marked.append(r)
+            continue
+        # A daytime out before the deadline comes before the vote: the player's own
+        # standing vote is dropped, and votes standing on them count for no one.
+        dropped = ("voter_out" if deadline.is_out(r.seat or "") else
+                   "target_out" if r.target not in (None, ABSTAIN) and deadline.is_out(r.target) else None)
+        marked.append(replace(r, final=True, counted=dropped is None, dropped=dropped))
+    return marked
 
 
 def _judge(
@@ -141,6 +169,7 @@ def _judge(
     rules: RuleSet,
     record: _Seat,
     by_pid: dict[int, Ballot],
+    allowed: tuple[str, ...] | None = None,
 ) -> tuple[Reason, str]:
     post, _ = ballot.standing
     why = state.void_reason(ballot.pid)
@@ -148,15 +177,18 @@ def _judge(
         return Reason.DIRECTOR_VOID, why
     # who
     if seat is None:
-        role = ("director" if post.author == state.director
-                else "bot" if post.author == state.bot else "not a player")
-        return Reason.VOTER_NOT_PLAYER, f"{post.author or 'anonymous'} ({role})"
-    if state.is_out(seat, post.posted_at):
-        out = state.out_record(seat)
-        return Reason.VOTER_OUT, f"{seat} is out ({out.why if out else ''})"
+        role = ("导演" if post.author == state.director
+                else "机器人" if post.author == state.bot else "非玩家")
+        return Reason.VOTER_NOT_PLAYER, f"{post.author or '匿名'}（{role}）"
+    moment = state.moment(post.posted_at)
+    if moment.is_out(seat):
+        return Reason.VOTER_OUT, _out_text(seat, moment.out[seat])
+    if allowed is not None and seat not in allowed:
+        named = "、".join(allowed) if allowed else "无人"
+        return Reason.VOTER_NOT_ALLOWED, f"替罪羊指定第{day.number}日可投票：{named}"
     # when
     if is_before_start(ballot, day):
-        return Reason.BEFORE_START, _join(f"voting opens {day.start.isoformat()}", precision_note(ballot, day.start))
+        return Reason.BEFORE_START, _join(f"投票于 {_hm(day.start)} 开始", precision_note(ballot, day.start))
     if is_late(ballot, day):
         return Reason.LATE, _join(_deadline_text(day), precision_note(ballot, day.deadline))
     # format
@@ -172,7 +204,7 @@ def _judge(
     # sequence
     if declaration.kind is VoteKind.VOTE:
         if record.vote_pid is not None:
-            return Reason.VOTE_AFTER_VOTE, f"valid vote already at {_where(record.vote_pid, by_pid)}"
+            return Reason.VOTE_AFTER_VOTE, f"已在{_where(record.vote_pid, by_pid)}有效投票"
     else:
         reason = _judge_change(post.quoted_pids, record, rules, by_pid)
         if reason is not None:
@@ -182,18 +214,27 @@ def _judge(
         if in_change_window(ballot, day, rules.change_window_minutes):
             opens = day.deadline - timedelta(minutes=rules.change_window_minutes)
             return Reason.CHANGE_IN_WINDOW, _join(
-                f"no changes from {opens.isoformat()} (白天结束前一个小时不得改票)",
+                f"{_hm(opens)} 起不得改票（{change_window_text(rules.change_window_minutes)}）",
                 precision_note(ballot, day.deadline),
             )
     # target
     if match.outcome is Match.UNKNOWN:
-        hint = f"; near: {', '.join(match.candidates)}" if match.candidates else ""
-        return Reason.UNKNOWN_TARGET, f"{declaration.target!r} is not a player{hint}"
+        hint = f"；相近：{'、'.join(match.candidates)}" if match.candidates else ""
+        return Reason.UNKNOWN_TARGET, f"“{declaration.target}”不是玩家{hint}"
     if match.outcome is Match.AMBIGUOUS:
-        return Reason.AMBIGUOUS_TARGET, f"{declaration.target!r} could be {', '.join(match.candidates)}"
-    if match.player != ABSTAIN and state.is_out(match.player, post.posted_at):
-        return Reason.TARGET_OUT, f"{match.player} is out"
+        return Reason.AMBIGUOUS_TARGET, f"“{declaration.target}”可能是：{'、'.join(match.candidates)}"
+    if match.player != ABSTAIN and moment.is_out(match.player):
+        return Reason.TARGET_OUT, _out_text(match.player, moment.out[match.player])
     return Reason.VALID, precision_note(ballot, day.deadline)
+
+
+def _out_text(player: str, record: OutRecord) -> str:
+    when = f"于 {_hm(record.at)} " if record.at is not None else ""
+    return f"{player} 已{when}出局（{WHY_ZH.get(parse_why(record.why), record.why)}）"
+
+
+def _hm(at: datetime) -> str:
+    return f"{at:%m-%d %H:%M}"
 
 
 def _judge_change(
@@ -202,16 +243,16 @@ def _judge_change(
     if record.vote_pid is None:
         return Reason.CHANGE_WITHOUT_VOTE, "改票前没有有效投票"
     if not quoted:
-        return Reason.CHANGE_WITHOUT_QUOTE, f"should quote the vote at {_where(record.vote_pid, by_pid)}"
+        return Reason.CHANGE_WITHOUT_QUOTE, f"应引用{_where(record.vote_pid, by_pid)}的原投票帖"
     if record.vote_pid not in quoted:
         if any(pid in record.change_pids for pid in quoted):
-            return Reason.SECOND_CHANGE, "quotes the voter's own earlier change"
+            return Reason.SECOND_CHANGE, "引用的是自己之前的改票"
         return Reason.CHANGE_QUOTES_OTHER_POST, (
-            f"quotes {', '.join(_where(pid, by_pid) for pid in quoted)}; "
-            f"the vote is at {_where(record.vote_pid, by_pid)}"
+            f"引用了{'、'.join(_where(pid, by_pid) for pid in quoted)}；"
+            f"原投票在{_where(record.vote_pid, by_pid)}"
         )
     if len(record.change_pids) >= rules.max_changes:
-        return Reason.SECOND_CHANGE, f"already changed at {_where(record.change_pids[-1], by_pid)}"
+        return Reason.SECOND_CHANGE, f"已在{_where(record.change_pids[-1], by_pid)}改过票"
     return None
 
 
@@ -220,15 +261,15 @@ def _where(pid: int, by_pid: dict[int, Ballot]) -> str:
     if ballot is None:
         return f"pid {pid}"
     who = ballot.post.author or "?"
-    return f"floor {ballot.floor} (pid {pid}, {who})" if ballot.floor else f"pid {pid} ({who})"
+    return f"{ballot.floor}楼（pid {pid}，{who}）" if ballot.floor else f"pid {pid}（{who}）"
 
 
 def _deadline_text(day: DayWindow) -> str:
-    text = f"deadline {day.deadline.isoformat()}"
+    text = f"截止时间 {_hm(day.deadline)}"
     if day.deadline_pid is not None:
-        text += f" (closing post pid {day.deadline_pid})"
+        text += f"（导演截止帖 pid {day.deadline_pid}）"
     return text
 
 
 def _join(*parts: str) -> str:
-    return "; ".join(p for p in parts if p)
+    return "；".join(p for p in parts if p)

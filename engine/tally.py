@@ -4,7 +4,7 @@ tie rule, and the timeline of valid vote events that explains it (SPEC §3.6–3
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from parsers.models import ABSTAIN, VoteKind
@@ -12,8 +12,9 @@ from parsers.models import ABSTAIN, VoteKind
 from engine.ballots import Ballot
 from engine.flags import Flag, post_flags, ruling_flags
 from engine.rules import RuleSet, TieRule
-from engine.rulings import VoteRuling, day_ballots, rule_day
-from engine.state import DayWindow, GameState
+from engine.events import EventKind
+from engine.rulings import VoteRuling, at_deadline, day_ballots, rule_day
+from engine.state import DayWindow, GameState, Moment, Vacancy
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,9 @@ class DayResult:
     tie: tuple[str, ...] = ()  # the tied top candidates, in seat order (empty: no tie)
     rule: str = ""  # what decided: most_votes, no_votes, tie_sheriff_target, …
     detail: str = ""
+    # What the vote does to ``out``: "out"; "identity_lost" (双身份, the first identity
+    # dies); "idiot" (S10 若愚 recorded at the deadline: the idiot stays in).
+    effect: str = ""
 
 
 @dataclass(frozen=True)
@@ -57,6 +61,10 @@ class TallyResult:
     timeline: tuple[TimelineEvent, ...]
     reached: dict[str, int] = field(default_factory=dict)  # player → timeline index of its reach
     flags: tuple[Flag, ...] = ()
+    sheriff: str | None = None  # the sheriff at the deadline, before the day's result
+    vacancy: Vacancy | None = None  # the badge is vacant at the deadline
+    allowed_voters: tuple[str, ...] | None = None  # 冤死: who may vote (None: everyone)
+    dropped: tuple[VoteRuling, ...] = ()  # valid standing votes that count for no one
 
     @property
     def total_weight(self) -> int:
@@ -71,22 +79,30 @@ def tally_day(ballots: list[Ballot] | tuple[Ballot, ...], state: GameState, day:
     window = state.day(day)
     posts = day_ballots(ballots, state, window)
     rulings = rule_day(posts, state, window, rules)
+    deadline = at_deadline(state, window)
     voters = {r.seat: r for r in rulings if r.final and r.seat is not None}
     final: dict[str, int] = {}
     abstain = 0
     for ruling in voters.values():
+        if not ruling.counted:
+            continue
         if ruling.target == ABSTAIN:
             abstain += ruling.weight
         else:
             final[ruling.target] = final.get(ruling.target, 0) + ruling.weight  # type: ignore[index]
-    timeline, reached = _replay(rulings, final)
+    timeline, reached = _replay([r for r in rulings if not deadline.is_out(r.seat or "")], final)
     seat_order = {p: i for i, p in enumerate(state.players)}
     counts = dict(sorted(((p, n) for p, n in final.items() if n > 0),
                          key=lambda item: (-item[1], seat_order.get(item[0], 1 << 30))))
-    living = state.living(window.deadline)
-    non_voters = tuple(p for p in living if p not in voters)
-    abstainers = tuple(p for p in state.players if p in voters and voters[p].target == ABSTAIN)
-    result = _decide(counts, reached, voters, state, window, rules, seat_order)
+    allowed = state.allowed_voters(day)
+    living = [p for p in state.players if not deadline.is_out(p)]
+    # Voters whose target left before the deadline did vote: they are not non-voters.
+    non_voters = tuple(p for p in living if p not in voters and (allowed is None or p in allowed))
+    abstainers = tuple(p for p in state.players
+                       if p in voters and voters[p].counted and voters[p].target == ABSTAIN)
+    counted = {seat: r for seat, r in voters.items() if r.counted}
+    result = _decide(counts, reached, counted, deadline, window, rules, seat_order, allowed)
+    result = _effect(result, state, window, deadline)
     flags: list[Flag] = []
     for ballot in posts:
         flags.extend(post_flags(ballot, state))
@@ -96,7 +112,23 @@ def tally_day(ballots: list[Ballot] | tuple[Ballot, ...], state: GameState, day:
         day=day, ruleset=rules.name, window=window, rulings=tuple(rulings), counts=counts,
         abstain=abstain, abstainers=abstainers, voters=voters, non_voters=non_voters,
         result=result, timeline=tuple(timeline), reached=reached, flags=tuple(flags),
+        sheriff=deadline.sheriff, vacancy=deadline.vacancy, allowed_voters=allowed,
+        dropped=tuple(r for r in voters.values() if r.dropped),
     )
+
+
+def _effect(result: DayResult, state: GameState, window: DayWindow, deadline: Moment) -> DayResult:
+    """What the vote-out does: 若愚 (an idiot event at the deadline keeps the idiot in),
+    双身份's first identity, or out."""
+    player = result.out
+    if player is None:
+        return result
+    saved = any(s.event.kind is EventKind.IDIOT and s.event.player == player and s.event.at == window.deadline
+                for s in state.timeline.steps)
+    if saved:
+        return replace(result, effect="idiot")
+    left = state.identities - deadline.lost.get(player, 0)
+    return replace(result, effect="identity_lost" if left > 1 else "out")
 
 
 def _replay(rulings: list[VoteRuling], final: dict[str, int]) -> tuple[list[TimelineEvent], dict[str, int]]:
@@ -142,39 +174,44 @@ def _decide(
     counts: dict[str, int],
     reached: dict[str, int],
     voters: dict[str, VoteRuling],
-    state: GameState,
+    deadline: Moment,
     window: DayWindow,
     rules: RuleSet,
     seat_order: dict[str, int],
+    allowed: tuple[str, ...] | None = None,
 ) -> DayResult:
     election = window.number == 1
+    if allowed is not None and not allowed:
+        # 冤死: 若指定人数为0，则下一天无人出局。
+        return DayResult(rule="no_voters", detail="替罪羊指定今日无人投票：无人出局")
     if not counts:
-        return DayResult(rule="no_votes", detail="no valid vote names a player")
+        return DayResult(rule="no_votes", detail="没有指向玩家的有效票")
     top = max(counts.values())
     tied = tuple(sorted((p for p, n in counts.items() if n == top), key=lambda p: seat_order.get(p, 0)))
     if len(tied) == 1:
-        return _winner(election, tied[0], (), "most_votes", f"{tied[0]} {top}")
+        return _winner(election, tied[0], (), "most_votes", f"{tied[0]} {top}票")
     tie_rule = rules.sheriff_tie if election else rules.elimination_tie
     if tie_rule is TieRule.SCAPEGOAT_THEN_FIRST_REACHED:
-        goat = state.scapegoat
-        if goat is not None and not state.is_out(goat, window.deadline):
-            return _winner(election, goat, tied, "tie_scapegoat", f"替罪羊 {goat} goes instead of {', '.join(tied)}")
+        goat = deadline.scapegoat
+        if goat is not None and not deadline.is_out(goat):
+            return _winner(election, goat, tied, "tie_scapegoat", f"替罪羊 {goat} 代替 {'、'.join(tied)}")
         tie_rule = TieRule.FIRST_REACHED
     if tie_rule is TieRule.FIRST_REACHED:
         first = min(tied, key=lambda p: reached.get(p, 1 << 30))
         return _winner(election, first, tied, "tie_first_reached",
-                       f"{first} reached {top} first (event {reached.get(first)})")
+                       f"{first} 最先达到 {top}票（第{reached.get(first, 0) + 1}次有效投票时）")
     if tie_rule is TieRule.SHERIFF_TARGET:
-        sheriff = state.sheriff
+        sheriff = deadline.sheriff
         ruling = voters.get(sheriff) if sheriff else None
         if ruling is not None and ruling.target in tied:
             return _winner(election, ruling.target, tied, "tie_sheriff_target",
-                           f"the sheriff {sheriff} voted {ruling.target}")
-        why = ("no sheriff" if sheriff is None else
-               f"the sheriff {sheriff} did not vote" if ruling is None else
-               f"the sheriff {sheriff} voted {ruling.target}, not among the tied")
+                           f"警长 {sheriff} 投了 {ruling.target}")
+        why = ("警长空缺" if sheriff is None and deadline.vacancy is not None else
+               "没有警长" if sheriff is None else
+               f"警长 {sheriff} 未投票" if ruling is None else
+               f"警长 {sheriff} 投的 {ruling.target} 不在平票者中")
         return DayResult(tie=tied, rule="tie_no_one", detail=why)
-    return DayResult(tie=tied, rule="tie_no_one", detail="a tie: no one")
+    return DayResult(tie=tied, rule="tie_no_one", detail="平票：无人出局")
 
 
 def _winner(election: bool, player: str, tied: tuple[str, ...], rule: str, detail: str) -> DayResult:

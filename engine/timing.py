@@ -54,7 +54,7 @@ def precision_note(ballot: Ballot, boundary: datetime) -> str:
     if not ballot.minute_precise:
         return ""
     same = _truncate(ballot.at, True) == _truncate(boundary, True)
-    note = "post time is minute-precise (发帖时间只精确到分钟)"
+    note = "发帖时间只精确到分钟"
     if same:
-        note += f"; same minute as {boundary.strftime('%H:%M:%S')}"
+        note += f"，与 {boundary.strftime('%H:%M:%S')} 同一分钟"
     return note

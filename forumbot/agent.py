@@ -31,7 +31,7 @@ from forumbot.game import ballots_for, count_day, current_state, state_for_day
 from forumbot.health import STATE, Health, storage_problem
 from forumbot.outbox import Draft, DraftKind, DraftState, Outbox, PublishOutcome, Refresh, hand_edited
 from forumbot.runtime import Runtime
-from forumbot.store.records import EventKind, ThreadCursor
+from forumbot.store.records import ThreadCursor
 from parsers.models import Post, TimePrecision
 
 log = logging.getLogger("forumbot.agent")
@@ -54,21 +54,16 @@ def tally_digest(tally: dict) -> str:
 def final_drafts(outbox: Outbox, day: int) -> list[Draft]:
     """Every final count drafted for ``day``, oldest first (dedupe keys final_count:dayN,
     then final_count:dayN:2, :3… after rejections: one indexed lookup each)."""
-    found: list[Draft] = []
-    while (draft := outbox.by_dedupe_key(_final_key(day, len(found) + 1))) is not None:
-        found.append(draft)
-    return found
+    from forumbot.announce import final_drafts as drafts
 
-
-def _final_key(day: int, number: int) -> str:
-    return f"final_count:day{day}" + (f":{number}" if number > 1 else "")
+    return drafts(outbox, day)
 
 
 def final_draft(outbox: Outbox, day: int) -> Draft | None:
     """The day's final count that stands: the newest one not rejected (or superseded)."""
-    standing = [d for d in final_drafts(outbox, day)
-                if d.state not in (DraftState.REJECTED, DraftState.SUPERSEDED)]
-    return standing[-1] if standing else None
+    from forumbot.announce import final_draft as standing
+
+    return standing(outbox, day)
 
 
 class ClientPublisher:
@@ -396,47 +391,28 @@ class Agent:
         """The day's final count, once. If the director rejected it, a new one is drafted
         only when the tally has changed since (an alias added, a post voided): rejecting
         says "not this count", not "draft the same again"."""
-        outbox, store = self.rt.outbox, self.rt.store
-        earlier = final_drafts(outbox, day.number)
+        from forumbot.announce import draft_final
+
+        store = self.rt.store
+        earlier = final_drafts(self.rt.outbox, day.number)
         if any(d.state not in (DraftState.REJECTED, DraftState.SUPERSEDED) for d in earlier):
             return
-        digest_key = f"final_count_tally:day{day.number}"
-        digest = tally_digest(tally)
-        if earlier and store.get_meta(digest_key) == digest:
+        if earlier and store.get_meta(f"final_count_tally:day{day.number}") == tally_digest(tally):
             return
-        body = count_body(self.rt.env, tally, state=state, rules=self.rt.config.rules, now=now,
-                          final=True, hide_voters=self._hide_voters())
-        assert day.vote_thread is not None
-        key = _final_key(day.number, len(earlier) + 1)
-        with store.write():
-            draft = outbox.create_draft(DraftKind.FINAL_COUNT, day.vote_thread, body, now=now,
-                                        day=day.number, dedupe_key=key)
-            store.set_meta(digest_key, digest)
+        draft = draft_final(self.rt, state, day, tally, now)
         report.drafts.append(draft)
         log.info("drafted final count #%d for day %d (%s)", draft.id, day.number, draft.state.value)
 
     def apply_result(self, day: DayWindow, tally: dict, now: datetime) -> None:
-        """Once the director has approved the final count, its result becomes game state:
-        the player voted out (or the sheriff elected on day 1). The approval is the
-        decision; publishing may lag behind it (a forum outage) without holding the game."""
-        key = f"result_applied:day{day.number}"
-        final = final_draft(self.rt.outbox, day.number)
-        decided = (DraftState.APPROVED, DraftState.PUBLISHING, DraftState.PUBLISHED)
-        if self.rt.store.get_meta(key) or final is None or final.state not in decided:
-            return
-        result = tally.get("result") or {}
-        at = (final.approved_at or now).isoformat()
-        store = self.rt.store
-        with store.write():
-            if result.get("sheriff"):
-                store.append_event(day.number, EventKind.SHERIFF,
-                                   {"player": result["sheriff"], "why": "第1日警长竞选", "at": at},
-                                   actor="bot", at=now)
-            if result.get("out"):
-                store.append_event(day.number, EventKind.OUT,
-                                   {"player": result["out"], "why": "vote", "at": at},
-                                   actor="bot", at=now)
-            store.set_meta(key, now.isoformat())
+        """Once the director has approved the final count, its result becomes game state
+        AT THE DEADLINE (SPEC §9): the player voted out (双身份: an identity lost; S10: an
+        idiot who reveals stays in), or day 1's sheriff. The approval is the decision;
+        publishing may lag behind it without holding the game. A result recorded from a
+        count that no longer stands is taken back (``gamelog.settle_result``)."""
+        from forumbot.gamelog import settle_result
+
+        for line in settle_result(self.rt, day.number, now):
+            log.info("day %d: %s", day.number, line)
 
     def propose(self, state: GameState, day: DayWindow, result: TallyResult, now: datetime) -> None:
         """Card proposals at the day's end; the director decides (``forumbot card``)."""
@@ -454,22 +430,22 @@ class Agent:
         for proposal in propose_cards(ballots, state, day.number, self.rt.config.rules, result):
             # The rules name a card only for some offences (no vote → yellow); for the
             # others the proposal suggests the mildest, and the director decides.
+            floors = "、".join(f"{f}楼" for f in proposal.floors if f)
             self.rt.store.propose_card(
                 proposal.player, proposal.card or "blue", proposal.kind.value,
                 key=f"{proposal.kind.value}:{proposal.player}:day{day.number}", at=now,
                 day=day.number,
-                detail=f"{proposal.detail}; floors {', '.join(str(f) for f in proposal.floors if f)}",
+                detail=proposal.detail + (f"；楼层：{floors}" if floors else ""),
             )
         self.rt.store.set_meta(key, now.isoformat())
 
     def draft_announcement(self, state: GameState, day: int, now: datetime, report: TickReport) -> Draft | None:
         """The morning announcement of ``day``, once the director entered the night."""
-        from forumbot.director import announcement_draft  # the director module builds it
+        from forumbot.announce import draft_announcement
 
-        night = self.rt.store.night_result(day)
-        if night is None:
+        if self.rt.store.night_result(day) is None:
             return None
-        draft = announcement_draft(self.rt, day, now)
+        draft = draft_announcement(self.rt, day, now, state=state)
         if draft is not None and draft.created_at == now:
             report.drafts.append(draft)
         return draft

@@ -2,8 +2,13 @@
 
 Every problem becomes a ``ConfigError`` whose message names the file and the key, e.g.
 ``config.toml: [game].ruleset: unknown rule set 's11' (choose s09, s10, simple14, dual)``.
-Unknown keys inside ``[forum]``, ``[game]`` and ``[[days]]`` are errors (a typo must not
-pass silently); unknown top-level tables are left for other parts of forumbot (``raw``).
+Unknown keys inside ``[forum]``, ``[game]``, ``[[days]]`` and ``[[events]]`` are errors
+(a typo must not pass silently), and so is an unknown top-level table: the tables other
+parts of forumbot read (``[bot]``, ``[agent]``, ``[policies]``…) are registered in
+``TOP_LEVEL_TABLES`` (``register_table``) and left to them in ``raw``.
+
+``[[events]]`` (SPEC §8/§9) are what happened, in game time: the offline tally honours
+them exactly as the agent honours the events in its store.
 """
 
 from __future__ import annotations
@@ -16,8 +21,10 @@ from typing import Any
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from engine.events import EventKind, GameEvent, OutWhy
 from engine.rules import RuleSet, RuleSetError, preset
 from engine.state import DayWindow, GameState, StateError
+from parsers.text import normalise_name
 
 DEFAULT_TIMEZONE = "Asia/Shanghai"
 
@@ -33,6 +40,16 @@ DAY_KEYS = {
     "number", "vote_thread", "discussion_thread", "progress_thread", "start", "deadline",
     "accelerated", "deadline_pid",
 }
+EVENT_KEYS = {"kind", "at", "player", "why", "day", "players", "note"}
+
+# Top-level tables a config may have; anything else is a typo and an error naming it.
+# Parts of forumbot that read a table of their own register it here (``register_table``).
+TOP_LEVEL_TABLES: set[str] = {"forum", "game", "days", "events", "bot", "agent", "policies"}
+
+
+def register_table(name: str) -> None:
+    """Let a config have a top-level ``[name]`` table (read by another part of forumbot)."""
+    TOP_LEVEL_TABLES.add(name)
 
 
 class ConfigError(ValueError):
@@ -96,6 +113,9 @@ class _Reader:
     # --- tables ------------------------------------------------------------------------
 
     def read(self, doc: dict[str, Any]) -> GameConfig:
+        unknown = sorted(set(doc) - TOP_LEVEL_TABLES)
+        if unknown:
+            raise self.fail(f"[{unknown[0]}]", f"unknown table (known tables: {', '.join(sorted(TOP_LEVEL_TABLES))})")
         forum = self.forum(self.table(doc, "forum", required=False))
         game = self.table(doc, "game", required=True)
         self.known(game, GAME_KEYS, "[game]")
@@ -105,6 +125,7 @@ class _Reader:
             players=players,
             director=self.text(game, "director", "[game].director", required=False),
             bot=self.text(game, "bot", "[game].bot", required=False),
+            identities=rules.identities,
         )
         state = self.people(game, state, forum.tz)
         days_raw = doc.get("days", [])
@@ -117,7 +138,8 @@ class _Reader:
                 raise self.fail(f"[[days]] #{index}.number", f"day {window.number} is configured twice")
             numbers.add(window.number)
             state = state.add_day(window)
-        return GameConfig(self.path, forum, rules, _without_log(state), raw=doc)
+        state = self.events(doc, state, forum.tz)
+        return GameConfig(self.path, forum, rules, state, raw=doc)
 
     def table(self, doc: dict[str, Any], name: str, *, required: bool) -> dict[str, Any]:
         value = doc.get(name)
@@ -179,11 +201,19 @@ class _Reader:
         players = self.names(game, "players", "[game].players", required=True)
         if not players:
             raise self.fail("[game].players", "no players listed")
-        seen: set[str] = set()
+        seen: dict[str, str] = {}
         for name in players:
-            if name in seen:
+            key = normalise_name(name)
+            if name in seen.values():
                 raise self.fail("[game].players", f"{name!r} is listed twice")
-            seen.add(name)
+            if key in seen:
+                # Votes match names after NFKC and case folding: Alice, ALICE and Ａｌｉｃｅ
+                # would be one name to the tally and two players to the game.
+                raise self.fail("[game].players", f"{seen[key]!r} and {name!r} are the same name once "
+                                                  "case and full-width letters are folded (rename one)")
+            if not key:
+                raise self.fail("[game].players", f"{name!r} has no letters left once spaces and marks are removed")
+            seen[key] = name
         return tuple(players)
 
     def people(self, game: dict[str, Any], state: GameState, tz: tzinfo) -> GameState:
@@ -200,31 +230,98 @@ class _Reader:
         goat = self.text(game, "scapegoat", "[game].scapegoat", required=False)
         if goat:
             state = state.set_scapegoat(need(goat, "[game].scapegoat"))
+        outs: set[str] = set()
         for index, entry in enumerate(self.list(game, "out", "[game].out")):
             key = f"[game].out[{index}]"
             if isinstance(entry, str):
-                state = state.put_out(need(entry, key), None, "out before these days")
+                player, at, why = need(entry, key), None, "开局前已出局"
             elif isinstance(entry, dict):
                 self.known(entry, {"player", "at", "why"}, key)
                 player = need(self.text(entry, "player", f"{key}.player", required=True), f"{key}.player")
                 at = self.when(entry, "at", f"{key}.at", tz, required=False)
                 why = self.text(entry, "why", f"{key}.why", required=False) or ""
-                state = state.put_out(player, at, why)
             else:
                 raise self.fail(key, "expected a player name or {player = …, at = …, why = …}")
-        if len({r.player for r in state.out}) != len(state.out):
-            raise self.fail("[game].out", "a player is listed twice")
+            if player in outs:
+                raise self.fail("[game].out", "a player is listed twice")
+            outs.add(player)
+            try:
+                state = state.put_out(player, at, why)
+            except StateError as exc:
+                raise self.fail(key, str(exc)) from None
         for name in self.names(game, "idiot_revealed", "[game].idiot_revealed", required=False):
             state = state.reveal_idiot(need(name, "[game].idiot_revealed"))
         for alias, player in self.table(game, "aliases", required=False).items():
             if not isinstance(player, str):
                 raise self.fail(f"[game.aliases].{alias}", "expected a player name")
-            state = state.alias(alias, need(player, f"[game.aliases].{alias}"))
+            try:
+                state = state.alias(alias, need(player, f"[game.aliases].{alias}"))
+            except StateError as exc:
+                raise self.fail(f"[game.aliases].{alias}", str(exc)) from None
         for account, seat in self.table(game, "substitutes", required=False).items():
             key = f"[game.substitutes].{account}"
             if not isinstance(seat, str):
                 raise self.fail(key, "expected the seat (a player name) this account takes over")
-            state = state.substitute(need(seat, key), account)
+            try:
+                state = state.substitute(need(seat, key), account)
+            except StateError as exc:
+                raise self.fail(key, str(exc)) from None
+        return state
+
+    def events(self, doc: dict[str, Any], state: GameState, tz: tzinfo) -> GameState:
+        """``[[events]]``: what happened, in game time (SPEC §9). Each must have an effect
+        at its moment (a second out for one player is an error naming the entry)."""
+        raw = doc.get("events", [])
+        if not isinstance(raw, list) or not all(isinstance(e, dict) for e in raw):
+            raise self.fail("[[events]]", "expected an array of tables ([[events]])")
+        kinds = ", ".join(k.value for k in EventKind)
+        for index, entry in enumerate(raw, start=1):
+            where = f"[[events]] #{index}"
+            self.known(entry, EVENT_KEYS, where)
+            name = self.text(entry, "kind", f"{where}.kind", required=True)
+            try:
+                kind = EventKind(name)
+            except ValueError:
+                raise self.fail(f"{where}.kind", f"unknown event kind {name!r} (kinds: {kinds})") from None
+            why = None
+            if kind in (EventKind.OUT, EventKind.IDENTITY_LOST):
+                text = self.text(entry, "why", f"{where}.why", required=False) or "other"
+                try:
+                    why = OutWhy(text)
+                except ValueError:
+                    raise self.fail(f"{where}.why", f"{text!r} is not one of "
+                                                     f"{', '.join(w.value for w in OutWhy)}") from None
+            elif "why" in entry:
+                raise self.fail(f"{where}.why", f"only out and identity_lost events have a why")
+            day = self.integer(entry, "day", f"{where}.day", required=False, minimum=1)
+            if day is not None:
+                try:
+                    state.day(day)
+                except StateError:
+                    raise self.fail(f"{where}.day", f"day {day} is not configured in [[days]]") from None
+            needs_player = kind not in (EventKind.ACCELERATED, EventKind.VOTERS, EventKind.SHERIFF,
+                                        EventKind.SCAPEGOAT)
+            player = self.text(entry, "player", f"{where}.player", required=needs_player)
+            if player is not None and player not in state.players:
+                raise self.fail(f"{where}.player", f"{player!r} is not in [game].players")
+            players = tuple(self.names(entry, "players", f"{where}.players", required=kind is EventKind.VOTERS))
+            for name in players:
+                if name not in state.players:
+                    raise self.fail(f"{where}.players", f"{name!r} is not in [game].players")
+            if kind in (EventKind.ACCELERATED, EventKind.VOTERS) and day is None:
+                raise self.fail(f"{where}.day", f"missing: which day the {kind.value} event is about")
+            at = self.when(entry, "at", f"{where}.at", tz, required=False)
+            if at is None:
+                at = default_event_time(state, kind, why, day)
+                if at is None:
+                    raise self.fail(f"{where}.at", "missing: when it took effect (or give day for a "
+                                                   "night out, a vote-out, 若愚 or a sheriff at a day's end)")
+            note = self.text(entry, "note", f"{where}.note", required=False) or ""
+            event = GameEvent(kind, at, player, why, day, players, note, seq=(0, index))
+            try:
+                state = state.add(event)
+            except StateError as exc:
+                raise self.fail(where, str(exc)) from None
         return state
 
     def day(self, raw: dict[str, Any], index: int, tz: tzinfo) -> DayWindow:
@@ -334,8 +431,22 @@ def base_url_problem(url: str) -> str | None:
     return None
 
 
-def _without_log(state: GameState) -> GameState:
-    """The config describes the starting point; its build steps are not game events."""
-    from dataclasses import replace
-
-    return replace(state, log=())
+def default_event_time(state: GameState, kind: EventKind, why: OutWhy | None, day: int | None) -> datetime | None:
+    """SPEC §9's defaults, given the day an event is about: a night out takes effect at
+    that day's start (the night before its morning); a vote-out, 若愚 and a badge named
+    at the vote at that day's deadline; acceleration and 冤死's list hold for the whole
+    day. Anything else (a daytime out, the scapegoat) needs its own time (None)."""
+    if day is None:
+        return None
+    window = state.day(day)
+    if kind in (EventKind.OUT, EventKind.IDENTITY_LOST):
+        if why is OutWhy.NIGHT:
+            return window.start
+        if why is OutWhy.VOTE:
+            return window.deadline
+        return None
+    if kind in (EventKind.IDIOT, EventKind.SHERIFF):
+        return window.deadline
+    if kind in (EventKind.ACCELERATED, EventKind.VOTERS):
+        return window.start
+    return None

@@ -1,6 +1,17 @@
-"""What the director does, as library calls: the CLI (and later the desk) are thin layers
-over these. Every call that changes the game goes through the store's event log and
-audit log with the actor named; nothing here talks to the forum.
+"""What the director does, as library calls: the CLI and the desk are thin layers over
+these. Every call that changes the game is an event in game time through the game log
+(``forumbot.gamelog``: enter, preview, retract, correct), written to the store's event
+log and audit log with the actor named; nothing here talks to the forum.
+
+The desk's calls, in one place:
+  enter(rt, EventSpec(...), now) / preview(...)        record what happened / see first what it changes
+  retract(rt, event_id, why, now) / preview_retract    undo (undoing an undo brings it back)
+  correct(rt, event_id, EventSpec(...), why, now)      wrong player, wrong time
+  list_events(rt)                                      the log: game time, who entered it and when
+  badge(rt, now), successor_candidates(rt, now)        the badge and who may take it
+  draw_sheriff(rt, now)                                the recorded random draw (14人简易)
+  redraft_final(rt, day, now)                          a corrected final count after a published one went stale
+  status(rt, now)                                      the game now, and what it waits for
 """
 
 from __future__ import annotations
@@ -11,47 +22,45 @@ from datetime import datetime
 from typing import Any
 
 from engine.acceleration import AccelerationStatus, acceleration_requests
+from engine.badge import BadgeStatus, Succession, successor_candidates as _candidates
 from engine.cards import Card, CardLedger, Decision
+from engine.events import OutWhy
 from engine.reasons import describe_zh
 from engine.state import DayWindow, GameState, StateError
-from forumbot.drafting import announcement_body, card_notice_body, count_body, counts_only
+from forumbot import announce
+from forumbot.drafting import card_notice_body, count_body, counts_only
 from forumbot.game import count_day, current_state, day_at, state_for_day
+from forumbot.gamelog import (  # the game log's calls are the director's too
+    DIRECTOR,
+    Applied,
+    DirectorError,
+    EventSpec,
+    EventView,
+    Impact,
+    badge,
+    correct,
+    draw_sheriff,
+    enter,
+    list_events,
+    preview,
+    preview_correct,
+    preview_retract,
+    redraft_final,
+    retract,
+    settle_result,
+)
 from forumbot.outbox import Draft, DraftKind, DraftState
 from forumbot.runtime import Runtime
-from forumbot.store.records import CardColor, EventKind
-from forumbot.views import CARD_NAMES, CardLine, CardTotals, format_left
+from forumbot.store.records import CardColor
+from forumbot.views import CARD_NAMES, CardTotals, format_left
 
-DIRECTOR = "director"
-OUT_REASONS = {"vote": "投票出局", "night": "夜晚出局", "red": "红牌罚下", "other": "其他"}
-
-
-class DirectorError(Exception):
-    """A director command that cannot be carried out; the message says why."""
+# What the director may give as an out's cause, as the desk and the CLI show it.
+OUT_REASONS = {"vote": "投票出局", "night": "夜晚出局", "card": "红牌罚下", "red": "红牌罚下",
+               "lover": "殉情出局", "hunter": "被猎人带走", "other": "其他"}
 
 
 def _state(rt: Runtime) -> GameState:
     return current_state(rt.config, rt.store)
-
-
-def _check(state: GameState, change) -> GameState:
-    """Apply ``change`` to the current state first: a wrong name fails here, before
-    anything is written."""
-    try:
-        return change(state)
-    except StateError as exc:
-        raise DirectorError(str(exc)) from None
-
-
-def _player(state: GameState, name: str) -> str:
-    if name in state.players:
-        return name
-    from parsers.text import normalise_name
-
-    wanted = normalise_name(name)
-    matches = [p for p in state.players if normalise_name(p) == wanted]
-    if len(matches) == 1:
-        return matches[0]
-    raise DirectorError(f"{name!r} is not a player (players: {', '.join(state.players)})")
 
 
 def _day_number(rt: Runtime, state: GameState, day: int | None, now: datetime) -> int:
@@ -63,98 +72,83 @@ def _day_number(rt: Runtime, state: GameState, day: int | None, now: datetime) -
         return day
     current = day_at(state, now)
     if current is None:
-        raise DirectorError("no day has started yet: give --day")
+        raise DirectorError("还没有任何一天开始：请用 --day 指定")
     return current.number
 
 
+def successor_candidates(rt: Runtime, now: datetime) -> tuple[str, ...]:
+    """Who may take the badge now under the rule set (living; not the sheriff who left —
+    双身份: 不能选择自己的第二身份; S10: not a revealed idiot)."""
+    return _candidates(_state(rt), rt.config.rules, now)
+
+
 # ---------------------------------------------------------------- game changes
+# Each is one event through the game log (``forumbot.gamelog.enter``): checked, given its
+# SPEC §9 game time, written with the audit line, and followed by the redrafts it needs.
 
 
-def record_night(rt: Runtime, day: int, out: list[str], now: datetime) -> list[str]:
-    """Who went out during the night before ``day``'s morning, in the order they went."""
-    state = _state(rt)
-    names = [_player(state, n) for n in out]
-    if len(set(names)) != len(names):
-        raise DirectorError("a player is named twice")
-    _day_number(rt, state, day, now)
-    for name in names:
-        record = state.out_record(name)
-        if record is not None and "night" not in record.why and "夜" not in record.why:
-            raise DirectorError(f"{name} is already out ({record.why})")
-    rt.store.record_night(day, names, actor=DIRECTOR, at=now)
-    return names
+def record_night(rt: Runtime, day: int, out: list[str], now: datetime, *, at: datetime | None = None) -> list[str]:
+    """Who went out during the night before ``day``'s morning, in the order they went
+    (双身份: who lost an identity). Takes effect at that day's start, whenever typed;
+    entering the night again corrects the earlier entry."""
+    applied = enter(rt, EventSpec("night", day=day, players=tuple(out), at=at), now)
+    return list(applied.event.payload["out"])
 
 
-def put_out(rt: Runtime, name: str, why: str, now: datetime, day: int | None = None) -> str:
-    state = _state(rt)
-    player = _player(state, name)
-    reason = OUT_REASONS.get(why, why)
-    _check(state, lambda s: s.put_out(player, now, reason))
-    rt.store.append_event(_day_number(rt, state, day, now), EventKind.OUT,
-                          {"player": player, "why": reason, "at": now.isoformat()}, actor=DIRECTOR, at=now)
-    return player
+def put_out(rt: Runtime, name: str, why: str, now: datetime, day: int | None = None, *,
+            at: datetime | None = None, note: str = "") -> str:
+    applied = enter(rt, EventSpec("out", player=name, why=why, day=day, at=at, note=note), now)
+    return applied.event.payload["player"]
 
 
-def set_sheriff(rt: Runtime, name: str | None, now: datetime) -> str | None:
-    state = _state(rt)
-    player = _player(state, name) if name else None
-    _check(state, lambda s: s.set_sheriff(player, now, "director"))
-    rt.store.append_event(_day_number(rt, state, None, now), EventKind.SHERIFF,
-                          {"player": player, "why": "导演指定", "at": now.isoformat()}, actor=DIRECTOR, at=now)
-    return player
+def lose_identity(rt: Runtime, name: str, why: str, now: datetime, day: int | None = None, *,
+                  at: datetime | None = None) -> str:
+    applied = enter(rt, EventSpec("identity_lost", player=name, why=why, day=day, at=at), now)
+    return applied.event.payload["player"]
 
 
-def accelerate(rt: Runtime, day: int, now: datetime) -> DayWindow:
-    state = _state(rt)
-    window = state.day(_day_number(rt, state, day, now))
-    rt.store.append_event(window.number, EventKind.ACCELERATE, {"accelerated": True, "at": now.isoformat()},
-                          actor=DIRECTOR, at=now)
-    return window
+def set_sheriff(rt: Runtime, name: str | None, now: datetime, *, at: datetime | None = None) -> str | None:
+    applied = enter(rt, EventSpec("sheriff", player=name or None, at=at), now)
+    return applied.event.payload.get("player")
+
+
+def set_scapegoat(rt: Runtime, name: str | None, now: datetime, *, at: datetime | None = None) -> str | None:
+    applied = enter(rt, EventSpec("scapegoat", player=name or None, at=at), now)
+    return applied.event.payload.get("player")
+
+
+def restrict_voters(rt: Runtime, day: int | None, names: list[str], now: datetime) -> tuple[str, ...]:
+    applied = enter(rt, EventSpec("voters", day=day, players=tuple(names)), now)
+    return tuple(applied.event.payload["players"])
+
+
+def accelerate(rt: Runtime, day: int | None, now: datetime) -> DayWindow:
+    applied = enter(rt, EventSpec("accelerated", day=day), now)
+    return _state(rt).day(applied.event.day)
 
 
 def substitute(rt: Runtime, old: str, new: str, now: datetime) -> str:
-    state = _state(rt)
-    changed = _check(state, lambda s: s.substitute(old, new, now, "director"))
-    seat = changed.seat_of(new)
-    rt.store.append_event(_day_number(rt, state, None, now) if state.days else 0, EventKind.SUBSTITUTE,
-                          {"old": old, "new": new, "at": now.isoformat()}, actor=DIRECTOR, at=now)
-    return seat or old
+    enter(rt, EventSpec("substitute", player=old, name=new), now)
+    return _state(rt).seat_of(new) or old
 
 
 def add_alias(rt: Runtime, name: str, alias: str, now: datetime) -> str:
-    state = _state(rt)
-    player = _player(state, name)
-    _check(state, lambda s: s.alias(alias, player, "director"))
-    day = day_at(state, now)
-    rt.store.append_event(day.number if day else 0, EventKind.ALIAS, {"name": alias, "player": player},
-                          actor=DIRECTOR, at=now)
-    return player
+    applied = enter(rt, EventSpec("alias", player=name, name=alias), now)
+    return applied.event.payload["player"]
 
 
 def void_post(rt: Runtime, pid: int, why: str, now: datetime) -> int:
     """Rule one post void (串号, cheating, a post deleted on the forum…): the tally treats
     it as void with the director's reason, and the player may still vote."""
-    if not why.strip():
-        raise DirectorError("say why: the reason is shown with the void vote")
-    if not rt.store.has_post(pid):
-        raise DirectorError(f"post {pid} has not been seen in any game thread")
-    state = _state(rt)
-    _check(state, lambda s: s.void_post(pid, why))
-    tid = rt.store.latest(pid).tid
-    days = [d.number for d in state.days if tid in d.threads()]
-    day = days[-1] if days else _day_number(rt, state, None, now)
-    rt.store.append_event(day, EventKind.VOID, {"pid": pid, "why": why}, actor=DIRECTOR, at=now)
-    return day
+    applied = enter(rt, EventSpec("void", pid=pid, note=why), now)
+    return applied.event.day
 
 
-def reveal_idiot(rt: Runtime, name: str, now: datetime) -> str:
-    state = _state(rt)
-    player = _player(state, name)
-    _check(state, lambda s: s.reveal_idiot(player, now))
-    day = day_at(state, now)
-    rt.store.append_event(day.number if day else 0, EventKind.IDIOT, {"player": player, "at": now.isoformat()},
-                          actor=DIRECTOR, at=now)
-    return player
+def reveal_idiot(rt: Runtime, name: str, now: datetime, *, at: datetime | None = None) -> str:
+    """The idiot used 【若愚】: at the deadline of the vote that put them out (so that
+    vote-out is cancelled), or now."""
+    applied = enter(rt, EventSpec("idiot", player=name, at=at), now)
+    return applied.event.payload["player"]
 
 
 # ---------------------------------------------------------------- cards
@@ -172,7 +166,8 @@ class CardOutcome:
 
 
 def ledger(rt: Runtime, state: GameState) -> tuple[CardLedger, GameState]:
-    """The ledger rebuilt from every card the director gave (in order)."""
+    """The ledger rebuilt from every card the director gave (in order). Its state is the
+    ledger's own view; the game's outs are the events ``give_card`` entered."""
     book = CardLedger.for_rules(rt.config.rules)
     for entry in rt.store.cards():
         decision = Decision(player=entry.player, day=entry.day or 0, card=Card(entry.color.value),
@@ -184,11 +179,13 @@ def ledger(rt: Runtime, state: GameState) -> tuple[CardLedger, GameState]:
 
 def give_card(rt: Runtime, name: str, color: str, why: str, now: datetime, *, points: int | None = None,
               proposal_id: int | None = None, seed: int | None = None) -> CardOutcome:
-    """The director's card decision: ledger, send-off and badge, a card notice draft."""
+    """The director's card decision: the ledger entry, a send-off as an ``out`` event
+    (why = card) at ``now``, the badge as the rule set says (14人简易: 红牌罚下的警长警徽随机移交,
+    by a recorded seed), and a card notice draft. All in one transaction."""
     state = _state(rt)
     player = _player(state, name)
     if color not in CARD_NAMES:
-        raise DirectorError(f"card must be blue, yellow or red, not {color!r}")
+        raise DirectorError(f"牌色只能是 blue（蓝）、yellow（黄）或 red（红），不是“{color}”")
     day = day_at(state, now)
     book, _ = ledger(rt, state)
     seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
@@ -199,8 +196,9 @@ def give_card(rt: Runtime, name: str, color: str, why: str, now: datetime, *, po
     except ValueError as exc:
         raise DirectorError(str(exc)) from None
     sent_off = any(e.kind == "sent_off" for e in events)
-    badge = next((e for e in events if e.kind == "badge"), None)
-    reason = why + (f" (badge draw seed={seed})" if badge else "")
+    badge_event = next((e for e in events if e.kind == "badge"), None)
+    reason = why + (f" (badge draw seed={seed})" if badge_event else "")
+    badge_to = None
     with rt.store.write():
         proposal = rt.store.proposal(proposal_id) if proposal_id is not None else None
         if proposal is not None and proposal.color.value == color:
@@ -208,36 +206,33 @@ def give_card(rt: Runtime, name: str, color: str, why: str, now: datetime, *, po
         else:
             if proposal is not None:  # the director chose another card than proposed
                 rt.store.dismiss_proposal(proposal.id, actor=DIRECTOR, at=now,
-                                          why=f"gave {color} instead of {proposal.color.value}")
+                                          why=f"改为给出{CARD_NAMES.get(color, color)}（提议为"
+                                              f"{CARD_NAMES.get(proposal.color.value, proposal.color.value)}）")
             rt.store.add_card(player, CardColor(color), reason, actor=DIRECTOR, at=now,
                               day=decision.day, points=points)
-        number = decision.day
-        if sent_off and not state.is_out(player):
-            rt.store.append_event(number, EventKind.OUT, {"player": player, "why": OUT_REASONS["red"],
-                                                          "at": now.isoformat()}, actor=DIRECTOR, at=now)
-        if badge is not None:
-            rt.store.append_event(number, EventKind.SHERIFF,
-                                  {"player": badge.new_sheriff, "why": f"警徽随机移交 seed={seed}",
-                                   "candidates": list(badge.candidates), "seed": seed, "at": now.isoformat()},
-                                  actor=DIRECTOR, at=now)
+        if sent_off and not state.is_out(player, now):
+            enter(rt, EventSpec("out", player=player, why=OutWhy.CARD.value, at=now, note=why), now)
+        if badge_event is not None:
+            drawn = draw_sheriff(rt, now, seed=seed, notice=False)
+            badge_to = drawn.event.payload.get("player")
     standing = book.standing(player)
     totals = CardTotals(blue=standing.blue, yellow=standing.yellow, red=int(standing.sent_off),
                         points=standing.points if rt.config.rules.card_policy.value == "points" else None)
     draft = None
-    tid = _notice_thread(day)
+    tid = announce.notice_thread(state, decision.day) if day is not None else None
     if tid is not None:
         body = card_notice_body(rt.env, player=player, card=color, why=why, totals=totals, sent_off=sent_off,
-                                badge_to=badge.new_sheriff if badge else None, badge_seed=seed if badge else None)
+                                badge_to=badge_to, badge_seed=seed if badge_event else None)
         draft = rt.outbox.create_draft(DraftKind.CARD_NOTICE, tid, body, now=now, day=decision.day,
                                        actor=DIRECTOR)
-    return CardOutcome(player, color, sent_off, badge.new_sheriff if badge else None,
-                       seed if badge else None, draft, tuple(e.detail for e in events))
+    return CardOutcome(player, color, sent_off, badge_to, seed if badge_event else None, draft,
+                       tuple(e.detail for e in events))
 
 
-def _notice_thread(day: DayWindow | None) -> int | None:
-    if day is None:
-        return None
-    return day.progress_thread or day.discussion_thread or day.vote_thread
+def _player(state: GameState, name: str) -> str:
+    from forumbot.gamelog import _player as find
+
+    return find(state, name)
 
 
 def dismiss_proposal(rt: Runtime, proposal_id: int, why: str, now: datetime):
@@ -260,57 +255,14 @@ def waiting(rt: Runtime) -> list[Draft]:
 
 
 def announcement_draft(rt: Runtime, day: int, now: datetime) -> Draft | None:
-    """Draft (once) the morning announcement of ``day``: yesterday's vote result, the
-    night's outs in order, the sheriff, the cards given since the last announcement."""
-    night = rt.store.night_result(day)
-    if night is None:
-        return None
-    key = f"announcement:day{day}"
-    existing = rt.outbox.by_dedupe_key(key)
-    if existing is not None:
-        return existing
-    state = _state(rt)
+    """Draft the morning announcement of ``day`` once the night before it is entered:
+    every out since the previous morning in the order it took effect (daytime outs, the
+    vote, the night — 双身份: 身份死亡 or 出局), the badge, the cards of the previous day.
+    A waiting draft the game no longer matches is replaced; a published one is kept."""
     try:
-        window = state.day(day)
-    except StateError:
-        window = None
-    previous = rt.store.tally(day - 1)
-    previous_tally = previous.data if previous is not None else None
-    if previous_tally is not None:
-        # The vote result may not be applied yet (final count still waiting): apply it to
-        # what the announcement shows, not to the stored state.
-        out = (previous_tally.get("result") or {}).get("out")
-        if out and state.out_record(out) is None:
-            state = state.put_out(out, now, "vote")
-        elected = (previous_tally.get("result") or {}).get("sheriff")
-        if elected and state.sheriff is None:
-            state = state.set_sheriff(elected, now)
-    since = _last_announcement_time(rt)
-    cards = tuple(
-        CardLine(player=c.player, card_name=CARD_NAMES.get(c.color.value, c.color.value),
-                 why=c.reason.split(" (badge draw")[0], sent_off=c.color.value == "red")
-        for c in rt.store.cards() if since is None or c.at > since
-    )
-    body = announcement_body(rt.env, day=day, state=state, previous_tally=previous_tally,
-                                   night_out=tuple(night.out), cards=cards)
-    tid = None
-    if window is not None:
-        tid = window.progress_thread or window.discussion_thread or window.vote_thread
-    if tid is None:
-        prior = [d for d in state.days if d.number < day]
-        if prior:
-            last = max(prior, key=lambda d: d.number)
-            tid = last.progress_thread or last.discussion_thread or last.vote_thread
-    if tid is None:
-        raise DirectorError(f"day {day}: no thread to post the announcement in")
-    return rt.outbox.create_draft(DraftKind.ANNOUNCEMENT, tid, body, now=now, day=day, dedupe_key=key)
-
-
-def _last_announcement_time(rt: Runtime) -> datetime | None:
-    published = [d for d in rt.outbox.drafts(DraftState.PUBLISHED, DraftState.APPROVED, DraftState.PUBLISHING,
-                                              DraftState.DRAFT)
-                 if d.kind is DraftKind.ANNOUNCEMENT]
-    return max((d.created_at for d in published), default=None)
+        return announce.draft_announcement(rt, day, now)
+    except StateError as exc:
+        raise DirectorError(str(exc)) from None
 
 
 # ---------------------------------------------------------------- looking
@@ -320,14 +272,23 @@ def _last_announcement_time(rt: Runtime) -> datetime | None:
 class Status:
     now: datetime
     day: DayWindow | None
-    time_left: str | None
+    time_left: str | None  # None once the deadline has passed
     sheriff: str | None
-    out: tuple[tuple[str, str], ...]
+    out: tuple[tuple[str, str], ...]  # (player, why in Chinese), in the order they went
     tally: dict[str, Any] | None
     drafts_waiting: tuple[Draft, ...]
     failed: tuple[Draft, ...]
     proposals: tuple[Any, ...]
     acceleration: AccelerationStatus | None = None
+    badge: BadgeStatus | None = None
+    lives: tuple[tuple[str, int], ...] = ()  # 双身份: players with one identity left
+    waiting_for: tuple[str, ...] = ()  # what the game waits for from the director (Chinese)
+    stale_published: tuple[str, ...] = ()  # published posts a later change made wrong
+    ignored: tuple[str, ...] = ()  # events without effect, and why
+
+    @property
+    def voting_over(self) -> bool:
+        return self.day is not None and self.now >= self.day.deadline
 
 
 def status(rt: Runtime, now: datetime) -> Status:
@@ -338,20 +299,50 @@ def status(rt: Runtime, now: datetime) -> Status:
     if day is not None:
         counted = count_day(rt.config, rt.store, day.number)
         tally = counted.data
-        if day.progress_thread is not None and not day.accelerated:
-            acceleration = acceleration_requests(counted.ballots, counted.state, day.number)
+        if day.progress_thread is not None and not day.accelerated and now < day.deadline:
+            acceleration = acceleration_requests(counted.ballots, counted.state, day.number,
+                                                 rt.config.rules, now)
+    from engine.events import WHY_ZH, parse_why
+
+    badge_now = badge(rt, now)
     return Status(
         now=now,
         day=day,
-        time_left=format_left(day.deadline - now) if day else None,
-        sheriff=state.sheriff,
-        out=tuple((r.player, r.why) for r in state.out),
+        time_left=format_left(day.deadline - now) if day and now < day.deadline else None,
+        sheriff=badge_now.sheriff,
+        out=tuple((r.player, WHY_ZH.get(parse_why(r.why), r.why)) for r in state.out),
         tally=tally,
         drafts_waiting=tuple(rt.outbox.awaiting_approval()),
         failed=tuple(rt.outbox.drafts(DraftState.FAILED)),
         proposals=tuple(rt.store.proposals(state="proposed")),
         acceleration=acceleration,
+        badge=badge_now,
+        lives=tuple((p, state.lives(p)) for p in state.players
+                    if state.identities > 1 and 0 < state.lives(p) < state.identities),
+        waiting_for=_waiting_for(rt, state, badge_now, now),
+        stale_published=tuple(text for d in rt.outbox.drafts(DraftState.PUBLISHED)
+                              if (text := rt.store.get_meta(f"stale_published:{d.id}"))),
+        ignored=tuple(f"#{s.event.ref} {s.event.describe()}：{s.note}" for s in state.ignored
+                      if s.event.ref is not None),
     )
+
+
+def _waiting_for(rt: Runtime, state: GameState, badge_now: BadgeStatus, now: datetime) -> tuple[str, ...]:
+    """What the game is waiting for from the director, in Chinese (night results, a
+    successor sheriff, a final count to approve)."""
+    lines = []
+    for window in state.days:
+        if window.deadline > now:
+            continue
+        final = announce.final_draft(rt.outbox, window.number)
+        if final is not None and final.state is DraftState.DRAFT:
+            lines.append(f"第{window.number}日最终计票 #{final.id} 待审批")
+        following = [d for d in state.days if d.number == window.number + 1]
+        if following and rt.store.night_result(window.number + 1) is None:
+            lines.append(f"第{window.number + 1}日前夜的结果尚未录入（forumbot night --day {window.number + 1}）")
+    if badge_now.vacancy is not None and badge_now.succession is not Succession.VACANT:
+        lines.append(badge_now.describe(now))
+    return tuple(lines)
 
 
 def retally(rt: Runtime, day: int, now: datetime) -> tuple[dict[str, Any], bool]:
@@ -363,25 +354,48 @@ def retally(rt: Runtime, day: int, now: datetime) -> tuple[dict[str, Any], bool]
     return data, changed
 
 
-def count_now(rt: Runtime, now: datetime) -> Draft:
+def count_now(rt: Runtime, now: datetime, day: int | None = None) -> Draft:
     """A running count drafted now, whatever the rate limit (the director asked)."""
     state = _state(rt)
-    day = day_at(state, now)
-    if day is None or day.vote_thread is None:
-        raise DirectorError("no voting day is under way")
-    if now >= day.deadline:
+    if day is not None:
+        try:
+            window: DayWindow | None = state.day(day)
+        except StateError as exc:
+            raise DirectorError(str(exc)) from None
+    else:
+        window = day_at(state, now)
+    if window is None or window.vote_thread is None:
+        raise DirectorError("没有正在进行投票的一天")
+    if now < window.start:
+        raise DirectorError(f"第{window.number}日的投票还没有开始")
+    if now >= window.deadline:
         # A running count is published without approval; after the deadline only the
         # final count (which the director approves) speaks for the day.
-        raise DirectorError(f"day {day.number}'s voting is over: approve its final count "
-                            "(reject it after a correction and the bot drafts a new one)")
-    data, _ = retally(rt, day.number, now)
-    state = state_for_day(rt.config, rt.store, day.number)
+        raise DirectorError(f"第{window.number}日的投票已截止：请审批它的最终计票"
+                            "（更正后驳回它，机器人会重新起草）")
+    day_ = window
+    data, _ = retally(rt, day_.number, now)
+    state = state_for_day(rt.config, rt.store, day_.number)
     body = count_body(rt.env, data, state=state, rules=rt.config.rules, now=now, final=False,
                       hide_voters=counts_only(rt.config.rules, rt.settings.agent.counts_only))
-    return rt.outbox.create_draft(DraftKind.RUNNING_COUNT, day.vote_thread, body, now=now, day=day.number,
+    return rt.outbox.create_draft(DraftKind.RUNNING_COUNT, day_.vote_thread, body, now=now, day=day_.number,
                                   actor=DIRECTOR)
 
 
-def describe_vote(vote: dict[str, Any]) -> str:
-    return "有效" if vote.get("valid") else describe_zh(vote.get("reason"))
+def describe_vote(vote: dict[str, Any], change_window_minutes: int | None = None) -> str:
+    if not vote.get("valid"):
+        return describe_zh(vote.get("reason"), change_window_minutes=change_window_minutes)
+    if vote.get("counted") is False:
+        return "有效，不计入（截止前出局）"
+    return "有效"
+
+
+__all__ = [
+    "DIRECTOR", "OUT_REASONS", "Applied", "CardOutcome", "DirectorError", "EventSpec", "EventView", "Impact",
+    "Status", "accelerate", "add_alias", "announcement_draft", "approve", "badge", "correct", "count_now",
+    "describe_vote", "dismiss_proposal", "draw_sheriff", "enter", "give_card", "ledger", "list_events",
+    "lose_identity", "preview", "preview_correct", "preview_retract", "put_out", "record_night",
+    "redraft_final", "reject", "restrict_voters", "retally", "retract", "reveal_idiot", "set_scapegoat",
+    "set_sheriff", "settle_result", "status", "substitute", "successor_candidates", "void_post", "waiting",
+]
 

@@ -17,14 +17,13 @@ from engine.state import GameState
 from forumbot.render import render
 from forumbot.views import (
     CARD_NAMES,
+    AccelerationNoticeView,
     AnnouncementView,
-    CardLine,
+    BadgeNoticeView,
     CardNoticeView,
     CardTotals,
     FloorRef,
     count_view,
-    format_time,
-    tie_note,
 )
 
 
@@ -44,8 +43,12 @@ def count_body(
     final: bool,
     hide_voters: bool,
     request_by: str | None = None,
+    correction: bool = False,
 ) -> str:
     day = state.day(int(tally["day"]))
+    # The sheriff whose vote weighs double is the badge at the deadline (SPEC §9), as the
+    # tally says: a sheriff out since then shows as 警长：空缺, not as the old name.
+    sheriff = tally.get("sheriff_at_deadline", tally.get("sheriff_going_in"))
     view = count_view(
         tally,
         tid=day.vote_thread or 0,
@@ -53,10 +56,11 @@ def count_body(
         deadline=day.deadline,
         final=final,
         counts_only=hide_voters,
-        sheriff=tally.get("sheriff_going_in") or state.sheriff,
+        sheriff=sheriff,
         sheriff_weight=rules.sheriff_weight,
-        describe_reason=describe_zh,
+        describe_reason=lambda code: describe_zh(code, change_window_minutes=rules.change_window_minutes),
         request_by=request_by,
+        correction=correction,
     )
     template = "final_count.bbcode.j2" if final else (
         "count_reply.bbcode.j2" if request_by else "running_count.bbcode.j2"
@@ -64,37 +68,16 @@ def count_body(
     return render(env, template, {"count": view})
 
 
-def announcement_body(
-    env: jinja2.Environment,
-    *,
-    day: int,
-    state: GameState,
-    previous_tally: dict[str, Any] | None,
-    night_out: tuple[str, ...],
-    cards: tuple[CardLine, ...],
-) -> str:
-    vote_day = previous_tally["day"] if previous_tally else None
-    result = (previous_tally or {}).get("result") or {}
-    elected = result.get("sheriff") if vote_day == 1 else None
-    note = tie_note(result) if previous_tally else None
-    try:
-        window = state.day(day)
-        next_deadline = format_time(window.deadline)
-    except ValueError:
-        next_deadline = None
-    view = AnnouncementView(
-        day=day,
-        vote_day=vote_day,
-        voted_out=result.get("out"),
-        elected=elected,
-        vote_note=note,
-        night_out=night_out,
-        sheriff=state.sheriff,
-        cards=cards,
-        alive=state.living(),
-        next_deadline=next_deadline,
-    )
+def announcement_body(env: jinja2.Environment, view: AnnouncementView) -> str:
     return render(env, "announcement.bbcode.j2", {"a": view})
+
+
+def acceleration_notice_body(env: jinja2.Environment, view: AccelerationNoticeView) -> str:
+    return render(env, "acceleration_notice.bbcode.j2", {"n": view})
+
+
+def badge_notice_body(env: jinja2.Environment, view: BadgeNoticeView) -> str:
+    return render(env, "badge_notice.bbcode.j2", {"n": view})
 
 
 def card_notice_body(

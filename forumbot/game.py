@@ -1,5 +1,5 @@
-"""The game as of now: the config's starting state plus every event in the store, and the
-posts of a day as the engine's ``Ballot`` records.
+"""The game: the config's starting state and ``[[events]]`` plus every stored event that
+stands, in game time (SPEC §9), and the posts of a day as the engine's ``Ballot`` records.
 
 This is the seam between the store (what was seen and decided) and the pure engine
 (what it means): everything here is a function of stored data, so re-running it after a
@@ -8,79 +8,126 @@ restart, an alias or a correction gives the same answer the director would get b
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 from datetime import datetime
 from typing import Any, Iterable
 
 from engine.ballots import Ballot
+from engine.events import EventKind as GameKind
+from engine.events import GameEvent, OutWhy, parse_why
 from engine.report import tally_json
 from engine.tally import TallyResult, tally_day
 from engine.state import DayWindow, GameState, StateError
 from forumbot.config import GameConfig
 from forumbot.store import Store
 from forumbot.store.records import Event, EventKind
+from forumbot.store.state import live_events
 from parsers.models import Post
 from parsers.votes import parse_vote
 
 
-def apply_event(state: GameState, event: Event) -> GameState:
-    """One stored event applied to the engine state (events are replayed in order)."""
+def engine_events(config: GameConfig, events: Iterable[Event], identities: int = 1) -> list[GameEvent]:
+    """The stored events that stand, as the engine's events in game time. Rows written
+    before game times were stored get §9's default for their kind and day."""
+    out: list[GameEvent] = []
+    standing = live_events(list(events))
+    nights = {e.day: e.id for e in standing if e.kind is EventKind.NIGHT}  # the latest entry stands
+    for event in standing:
+        kind = event.kind
+        p = event.payload
+        at = event.game_at or _legacy_time(config, event)
+        base = dict(ref=event.id, seq=(event.id,), note=str(p.get("note") or p.get("why_text") or ""))
+        if kind in (EventKind.OUT, EventKind.IDENTITY_LOST):
+            engine_kind = GameKind.OUT if kind is EventKind.OUT else GameKind.IDENTITY_LOST
+            why = parse_why(p.get("why"))
+            note = base.pop("note") or (p.get("why", "") if why is OutWhy.OTHER and p.get("why") not in
+                                        (None, "", "other") else "")
+            out.append(GameEvent(engine_kind, at, p["player"], why, day=event.day, note=note, **base))
+        elif kind is EventKind.NIGHT:
+            if nights.get(event.day) != event.id:
+                continue
+            engine_kind = GameKind.IDENTITY_LOST if identities > 1 else GameKind.OUT
+            for index, player in enumerate(p.get("out", [])):
+                out.append(GameEvent(engine_kind, at, player, OutWhy.NIGHT, day=event.day,
+                                     ref=event.id, seq=(event.id, index)))
+        elif kind is EventKind.IDIOT:
+            out.append(GameEvent(GameKind.IDIOT, at, p["player"], day=event.day, **base))
+        elif kind is EventKind.SHERIFF:
+            out.append(GameEvent(GameKind.SHERIFF, at, p.get("player"), day=event.day, **base))
+        elif kind is EventKind.SCAPEGOAT:
+            out.append(GameEvent(GameKind.SCAPEGOAT, at, p.get("player"), day=event.day, **base))
+        elif kind is EventKind.ACCELERATE:
+            if p.get("accelerated", True):
+                out.append(GameEvent(GameKind.ACCELERATED, at, day=event.day, **base))
+        elif kind is EventKind.VOTERS:
+            out.append(GameEvent(GameKind.VOTERS, at, day=int(p.get("day", event.day)),
+                                 players=tuple(p.get("players", [])), **base))
+    return out
+
+
+def corrections(state: GameState, events: Iterable[Event]) -> tuple[GameState, list[str]]:
+    """Aliases, substitutes and posts ruled void (they hold for the whole game). One
+    that no longer makes sense (an alias that is now a player's name) is skipped and
+    reported, never fatal: the agent must keep counting."""
+    problems: list[str] = []
+    for event in live_events(list(events)):
+        p = event.payload
+        try:
+            if event.kind is EventKind.SUBSTITUTE:
+                state = state.substitute(p["old"], p["new"])
+            elif event.kind is EventKind.ALIAS:
+                state = state.alias(p["name"], p["player"])
+            elif event.kind is EventKind.VOID:
+                state = state.void_post(int(p["pid"]), p.get("why", ""))
+        except StateError as exc:
+            problems.append(f"事件 {event.id}：{exc}")
+    return state, problems
+
+
+def _legacy_time(config: GameConfig, event: Event) -> datetime | None:
+    """§9's defaults for rows stored before game times were: a night at the start of
+    its day, the bot's vote result and day-1 election at the deadline, the rest when
+    the payload says (or when entered)."""
     p = event.payload
-    at = _when(p.get("at")) or event.at
-    kind = EventKind(event.kind)
-    if kind is EventKind.OUT:
-        if state.out_record(p["player"]) is not None:
-            return state  # already out (e.g. a red card recorded twice): nothing to change
-        return state.put_out(p["player"], at, p.get("why", ""))
-    if kind is EventKind.SHERIFF:
-        return state.set_sheriff(p.get("player"), at, p.get("why", ""))
-    if kind is EventKind.SUBSTITUTE:
-        return state.substitute(p["old"], p["new"], at, p.get("why", ""))
-    if kind is EventKind.ALIAS:
-        return state.alias(p["name"], p["player"], p.get("why", ""))
-    if kind is EventKind.IDIOT:
-        return state.reveal_idiot(p["player"], at)
-    if kind is EventKind.ACCELERATE:
-        window = state.day(event.day)
-        return state.add_day(replace(window, accelerated=bool(p.get("accelerated", True))))
-    if kind is EventKind.VOID:
-        return state.void_post(int(p["pid"]), p.get("why", ""))
-    if kind is EventKind.NIGHT:
-        for player in p.get("out", []):
-            if state.out_record(player) is None:
-                state = state.put_out(player, at, "夜晚出局 (night)")
-        return state
-    raise StateError(f"unknown event kind {event.kind!r}")
+    try:
+        window = config.state.day(event.day)
+    except StateError:
+        window = None
+    if window is not None:
+        if event.kind is EventKind.NIGHT:
+            return window.start
+        if event.kind is EventKind.OUT and parse_why(p.get("why")) is OutWhy.VOTE:
+            return window.deadline
+        if event.kind is EventKind.SHERIFF and event.actor == "bot":
+            return window.deadline
+        if event.kind in (EventKind.ACCELERATE, EventKind.VOTERS):
+            return window.start
+    return _when(p.get("at")) or event.at
 
 
-# Events that take effect at a moment of the game (someone goes out, becomes sheriff,
-# reveals as the idiot) versus corrections that hold for the whole game (an alias, a
-# substitute, a confirmed acceleration): a day is tallied with the first kind only as far
-# as they happened before its deadline — the sheriff elected at the end of day 1 does not
-# weigh on day 1's own votes — and with every correction.
-TIMED = {EventKind.OUT, EventKind.SHERIFF, EventKind.NIGHT, EventKind.IDIOT}
+def build_state(config: GameConfig, events: Iterable[Event]) -> GameState:
+    """The game from the config (its starting state and ``[[events]]``) plus stored events."""
+    events = list(events)
+    state, _ = corrections(config.state, events)
+    return state.with_events(engine_events(config, events, config.state.identities))
 
 
-def current_state(config: GameConfig, store: Store, *, as_of: datetime | None = None) -> GameState:
-    """The game state from the config plus the stored events (up to ``as_of`` for the
-    timed ones, when given)."""
-    state = config.state
-    for event in store.events():
-        if as_of is not None and EventKind(event.kind) in TIMED and effective_at(event) >= as_of:
-            continue
-        state = apply_event(state, event)
-    return state
+def current_state(config: GameConfig, store: Store) -> GameState:
+    """The game: the config plus every stored event that stands, each in its game time.
+    Every day is tallied against this one state, asked at the moments that matter
+    (SPEC §9) — not against the records as they stood when a command was typed."""
+    return build_state(config, store.events())
 
 
 def state_for_day(config: GameConfig, store: Store, day: int) -> GameState:
-    """The state a day is tallied with: timed events before its deadline, all corrections."""
-    deadline = config.state.day(day).deadline  # events never move a deadline
-    return current_state(config, store, as_of=deadline)
+    """The state a day is tallied with: the whole game; the engine asks it at the
+    day's moments (each post's time, the deadline)."""
+    return current_state(config, store)
 
 
 def effective_at(event: Event) -> datetime:
-    return _when(event.payload.get("at")) or event.at
+    return event.game_at or _when(event.payload.get("at")) or event.at
 
 
 def _when(value: object) -> datetime | None:
@@ -150,8 +197,20 @@ class DayCount:
     data: dict[str, Any]
 
 
-def count_day(config: GameConfig, store: Store, number: int) -> DayCount:
-    state = state_for_day(config, store, number)
-    ballots = day_ballots(store, state, state.day(number))
+def count_with(config: GameConfig, store: Store, state: GameState, number: int,
+               ballots: list[Ballot] | None = None) -> DayCount:
+    """Day ``number`` counted from the stored posts against ``state`` (the game as it is,
+    or as it would be after a change the director is previewing)."""
+    if ballots is None:
+        ballots = day_ballots(store, state, state.day(number))
     result = tally_day(ballots, state, number, config.rules)
     return DayCount(state, ballots, result, tally_json(result, state, number, config.rules))
+
+
+def count_day(config: GameConfig, store: Store, number: int) -> DayCount:
+    return count_with(config, store, current_state(config, store), number)
+
+
+def tally_with(rt: Any, state: GameState, number: int) -> dict[str, Any]:
+    """The SPEC §7 tally JSON of day ``number`` against ``state`` (``rt``: a Runtime)."""
+    return count_with(rt.config, rt.store, state, number).data

@@ -2,7 +2,10 @@
 
 The same steps the agent takes over the network, minus the network: pages are read with
 ``parsers.pages.read_page``, each post's own text is parsed with ``parsers.votes.parse_vote``
-and the engine rules on the result.
+and the engine rules on the result. The game is built the way the agent builds it
+(``forumbot.game.build_state``): the config's starting state and its ``[[events]]`` in game
+time (SPEC §9), with no stored events — so a config listing what the agent's store holds
+gives the agent's tally.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from engine.report import tally_json
 from engine.state import GameState
 from engine.tally import TallyResult, tally_day
 from forumbot.config import ConfigError, GameConfig, load_config
+from forumbot.game import build_state
 
 
 class OfflineTallyError(ValueError):
@@ -36,7 +40,7 @@ class OfflineTally:
     posts_read: int
 
     def as_json(self) -> dict[str, Any]:
-        return tally_json(self.result, self.config.state, self.day, self.config.rules)
+        return tally_json(self.result, build_state(self.config, []), self.day, self.config.rules)
 
 
 def read_posts(paths: Iterable[str | Path], config: GameConfig) -> list[Post]:
@@ -85,7 +89,8 @@ def offline_tally(config_path: str | Path, day: int, pages: Sequence[str | Path]
         raise OfflineTallyError(
             f"none of the pages is from day {day}'s vote thread (tid {vote_tid}); pages hold tid {tids}"
         )
-    return OfflineTally(config, day, tally_day(ballots, config.state, day, config.rules), len(posts))
+    state = build_state(config, [])
+    return OfflineTally(config, day, tally_day(ballots, state, day, config.rules), len(posts))
 
 
 __all__ = ["ConfigError", "OfflineTally", "OfflineTallyError", "offline_tally", "read_posts", "to_ballots"]

@@ -46,6 +46,8 @@ class DraftKind(StrEnum):
     ANNOUNCEMENT = "announcement"
     CARD_NOTICE = "card_notice"
     COUNT_REPLY = "count_reply"  # a count posted in answer to a player's 计票 request
+    ACCELERATION_NOTICE = "acceleration_notice"  # the director confirmed 加速 for a day
+    BADGE_NOTICE = "badge_notice"  # the badge passed (successor, random draw)
 
 
 class Policy(StrEnum):
@@ -61,6 +63,8 @@ DEFAULT_POLICIES: Mapping[DraftKind, Policy] = {
     DraftKind.FINAL_COUNT: Policy.MANUAL,
     DraftKind.ANNOUNCEMENT: Policy.MANUAL,
     DraftKind.CARD_NOTICE: Policy.MANUAL,
+    DraftKind.ACCELERATION_NOTICE: Policy.MANUAL,
+    DraftKind.BADGE_NOTICE: Policy.MANUAL,
 }
 
 # Kinds where a newer draft makes an older unpublished one of the same thread pointless.

@@ -25,7 +25,7 @@ import tomllib
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 from zoneinfo import ZoneInfo
 
 from forumbot.simulator import Simulator
@@ -46,7 +46,7 @@ def at(day: int, hhmm: str) -> datetime:
 @dataclass(frozen=True)
 class Action:
     when: datetime
-    kind: str  # "post" | "edit" | "night"
+    kind: str  # "post" | "edit" | "night" | "event" (the director enters one) | "card"
     thread: str = ""  # thread key ("vote1", "talk2", "progress")
     author: str = ""
     message: str = ""
@@ -54,6 +54,7 @@ class Action:
     quote: str | None = None
     day: int = 0
     out: tuple[str, ...] = ()
+    spec: Any = None  # "event": a ``forumbot.gamelog.EventSpec``; "card": (player, colour, why)
 
 
 @dataclass(frozen=True)
@@ -205,6 +206,7 @@ class Driver:
     world: World
     actions: list[Action] = field(default_factory=script)
     on_night: Callable[[Action], None] | None = None
+    on_director: Callable[[Action], None] | None = None  # "event" and "card" actions
     done: int = 0
     pids: dict[str, int] = field(default_factory=dict)
     # May the due action go on the forum yet? (False holds it and every later one back; it
@@ -239,6 +241,8 @@ class Driver:
             sim.edit_post(self.pids[action.key or ""], action.message, at=action.when)
         elif action.kind == "night" and self.on_night is not None:
             self.on_night(action)
+        elif action.kind in ("event", "card") and self.on_director is not None:
+            self.on_director(action)
 
 
 def write_config(path: Path, world: World, base_url: str, database: Path, *, plan: GamePlan | None = None,
@@ -249,7 +253,8 @@ def write_config(path: Path, world: World, base_url: str, database: Path, *, pla
     plan = plan or demo_plan()
     doc: dict = {
         "forum": {"base_url": base_url, "timezone": "Asia/Shanghai"},
-        "game": {"ruleset": "simple14", "director": DIRECTOR, "bot": BOT, "players": list(plan.players)},
+        "game": {"ruleset": plan.ruleset, "director": DIRECTOR, "bot": BOT, "players": list(plan.players),
+                 **plan.game},
         "days": [
             {"number": d.number, "vote_thread": world.tids[f"vote{d.number}"],
              "discussion_thread": world.tids[f"talk{d.number}"], "progress_thread": world.tids["progress"],
@@ -392,6 +397,8 @@ class GamePlan:
     # ruled "first seen stands" when the agent saw the post before the edit).
     watched: tuple[tuple[datetime, datetime], ...] = ()
     expected_out: dict[int, str] = field(default_factory=dict)  # day → voted out (or sheriff on day 1)
+    ruleset: str = "simple14"
+    game: dict[str, Any] = field(default_factory=dict)  # more [game] keys (sheriff, scapegoat…)
 
 
 def demo_plan() -> GamePlan:
@@ -504,3 +511,133 @@ def _other(who: str, target: str, others: list[str]) -> str:
 
 def _hhmm(when: datetime) -> str:
     return f"{when:%H:%M}"
+
+
+# ====================================================================== games over time
+# Two three-day games whose days are tallied against the game as it stood at each moment
+# (SPEC §9): events the director enters — some late — with their game times. The
+# end-to-end tests (tests/forumbot/test_agent_games_over_time.py) check every bot post.
+
+
+def director_event(when: datetime, spec: Any) -> Action:
+    return Action(when, "event", spec=spec)
+
+
+def director_card(when: datetime, player: str, colour: str, why: str) -> Action:
+    return Action(when, "card", spec=(player, colour, why))
+
+
+def s10_plan() -> GamePlan:
+    """官方规则S10 over three days, with 若愚, a red card before the deadline, a night death
+    entered late and a badge succession.
+
+    * Day 1 elects 饺子 sheriff.
+    * Night 1: 汤圆 is killed (entered on time).
+    * Day 2: 月饼 has the most votes (4) but is red-carded at 20:00 — before the vote-out:
+      the votes on 月饼 and 月饼's own vote count for no one. 烧卖 (3, the sheriff's ×2
+      included) is voted out, reveals as the idiot (【若愚】) and stays in.
+    * Night 2: 饺子, the sheriff, is killed — the director enters it only at 12:00 on day 3,
+      with the successor 包子 (【殉职】). 饺子's 10:00 vote is 诈尸 all the same, and 包子's
+      vote weighs ×2 from the badge's passing; 烧卖's weighs 0.
+    * Day 3: bob_2 is voted out.
+    """
+    from forumbot.gamelog import EventSpec
+
+    a: list[Action] = []
+    a += chatter(1, PLAYERS, quiet=("烧卖",))
+    a += [
+        vote(1, "10:00", "饺子", "包子", "先投一个"),
+        vote(1, "10:20", "包子", "饺子", "饺子适合当警长"),
+        vote(1, "11:00", "汤圆", "饺子", "同上"),
+        vote(1, "12:10", "Alice", "饺子", "逻辑清楚"),
+        vote(1, "13:30", "bob_2", "包子", "包子也不错"),
+        vote(1, "14:00", "月饼", "饺子", "跟票"),
+        vote(1, "15:45", "小笼包", "弃权", "还看不清"),
+        vote(1, "16:30", "烧卖", "包子", "随便投"),
+        director_event(at(1, "23:00"), EventSpec("night", day=2, players=("汤圆",))),
+    ]
+    living2 = tuple(p for p in PLAYERS if p != "汤圆")
+    a += chatter(2, living2, posts=10)
+    a += [
+        vote(2, "09:40", "饺子", "烧卖", "烧卖昨天乱投"),
+        vote(2, "10:00", "包子", "烧卖", "跟警长"),
+        vote(2, "10:30", "Alice", "月饼", "月饼太可疑"),
+        vote(2, "11:00", "bob_2", "月饼", "同意Alice"),
+        vote(2, "11:30", "月饼", "包子", "包子带节奏"),
+        vote(2, "12:00", "小笼包", "月饼", "跟票"),
+        vote(2, "12:30", "烧卖", "月饼", "我是好人"),
+        Action(at(2, "19:00"), "post", "talk2", "月饼", "[size=7][color=red]你们都是狼！！！[/color][/size]"),
+        director_card(at(2, "20:00"), "月饼", "red", "恶意刷屏，屡教不改"),
+        # 烧卖 is voted out at 21:30 and reveals: 【若愚】 at the deadline
+        director_event(at(2, "21:35"), EventSpec("idiot", player="烧卖")),
+    ]
+    living3 = ("包子", "Alice", "bob_2", "小笼包", "烧卖")
+    a += chatter(3, living3, posts=10)
+    a += [
+        vote(3, "09:30", "包子", "bob_2", "bob_2昨天跟票"),
+        vote(3, "10:00", "饺子", "Alice", "我还没看到公示"),  # killed in the night: entered at 12:00
+        vote(3, "10:30", "烧卖", "Alice", "Alice可疑"),
+        vote(3, "11:00", "Alice", "bob_2", "同意包子"),
+        vote(3, "11:30", "bob_2", "Alice", "反踩"),
+        vote(3, "13:00", "小笼包", "Alice", "跟烧卖"),
+        director_event(at(3, "12:00"), EventSpec("night", day=3, players=("饺子",))),
+        director_event(at(3, "12:00"), EventSpec("sheriff", player="包子")),
+    ]
+    return GamePlan(PLAYERS, DAYS, dict(THREADS), sorted(a, key=lambda x: x.when), END,
+                    expected_out={1: "饺子", 2: "烧卖", 3: "bob_2"}, ruleset="s10")
+
+
+def dual_plan() -> GamePlan:
+    """双身份 over three days: lost identities, the scapegoat, 冤死 and the badge.
+
+    * Day 1 elects 饺子 sheriff; 烧卖's first identity is 替罪羊.
+    * Night 1: 汤圆 loses an identity (身份死亡) and plays on.
+    * Day 2: 包子 and 月饼 tie; the scapegoat 烧卖 dies instead (身份死亡) and names who may
+      vote on day 3 (【冤死】): 饺子, 包子, 汤圆, Alice, 月饼.
+    * Night 2: 汤圆 loses the second identity (出局); 饺子, the sheriff, loses his first —
+      【殉职】: Alice takes the badge (not 饺子's own second identity).
+    * Day 3: every living player asks to accelerate (所有角色均同意); the director confirms.
+      Only the named vote: bob_2's vote is void. 月饼 loses an identity.
+    """
+    from forumbot.gamelog import EventSpec
+
+    a: list[Action] = []
+    a += chatter(1, PLAYERS)
+    a += [
+        vote(1, "10:00", "饺子", "包子", "先投一个"),
+        vote(1, "10:20", "包子", "饺子", "饺子适合当警长"),
+        vote(1, "11:00", "汤圆", "饺子", "同上"),
+        vote(1, "12:10", "Alice", "饺子", "逻辑清楚"),
+        vote(1, "13:30", "bob_2", "月饼", "月饼也不错"),
+        director_event(at(1, "23:00"), EventSpec("night", day=2, players=("汤圆",))),
+    ]
+    a += chatter(2, PLAYERS, posts=10)
+    a += [
+        vote(2, "09:40", "汤圆", "包子", "我只丢了一层身份"),
+        vote(2, "10:00", "包子", "汤圆", "汤圆还在，投他"),
+        vote(2, "10:30", "Alice", "月饼", "月饼可疑"),
+        vote(2, "11:00", "bob_2", "包子", "跟汤圆"),
+        vote(2, "11:30", "月饼", "汤圆", "跟包子"),  # 汤圆 2
+        vote(2, "12:00", "饺子", "月饼", "警长带队"),  # ×2
+        change(2, "14:00", "Alice", "包子", "改投包子", quote=None),  # void: no quote
+        vote(2, "15:00", "小笼包", "弃权", "看不清"),
+        vote(2, "15:30", "烧卖", "包子", "跟票"),  # 包子 3 (汤圆, bob_2, 烧卖), 月饼 3 (Alice, 饺子 ×2)
+        director_event(at(2, "22:00"), EventSpec("voters", day=3,
+                                                 players=("饺子", "包子", "汤圆", "Alice", "月饼"))),
+        director_event(at(2, "23:00"), EventSpec("night", day=3, players=("汤圆", "饺子"))),
+        director_event(at(2, "23:05"), EventSpec("sheriff", player="Alice")),
+    ]
+    living3 = ("饺子", "包子", "Alice", "bob_2", "月饼", "小笼包", "烧卖")
+    a += chatter(3, living3, posts=10)
+    a += [Action(at(3, f"1{i}:0{i}"), "post", "progress", who, "申请加速，今天大家都投完了")
+          for i, who in enumerate(living3)]
+    a += [
+        vote(3, "09:30", "包子", "月饼", "月饼昨天乱投"),
+        vote(3, "10:00", "Alice", "月饼", "警长带队"),
+        vote(3, "10:30", "bob_2", "包子", "我也想投"),  # not named by the scapegoat: void
+        vote(3, "11:00", "饺子", "bob_2", "bob_2划水"),
+        vote(3, "11:30", "月饼", "饺子", "反踩"),
+        director_event(at(3, "18:00"), EventSpec("accelerated", day=3)),
+    ]
+    return GamePlan(PLAYERS, DAYS, dict(THREADS), sorted(a, key=lambda x: x.when), END,
+                    expected_out={1: "饺子", 2: "烧卖", 3: "月饼"}, ruleset="dual", game={"scapegoat": "烧卖"})

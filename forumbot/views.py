@@ -39,6 +39,18 @@ class VoidRef:
 
 
 @dataclass(frozen=True)
+class DroppedRef:
+    """A valid standing vote that counts for no one (SPEC §9): its voter or its target
+    left the game before the deadline."""
+
+    voter: str
+    pid: int
+    floor: int | None
+    target: str | None
+    why: str  # Chinese
+
+
+@dataclass(frozen=True)
 class CountView:
     day: int
     tid: int
@@ -57,6 +69,10 @@ class CountView:
     result_line: str | None
     last_floor: int | None = None
     request_by: str | None = None
+    badge_vacant: bool = False  # the sheriff left and no successor is named yet: 警长：空缺
+    vacated_by: str | None = None
+    dropped: tuple[DroppedRef, ...] = ()
+    correction: bool = False  # a corrected final count after a published one
 
 
 def format_time(at: datetime) -> str:
@@ -93,6 +109,7 @@ def _ref(vote: dict[str, Any]) -> VoterRef:
 RULE_TEXT = {
     "most_votes": "得票最多",
     "no_votes": "无有效票",
+    "no_voters": "替罪羊指定今日无人投票",
     "tie_sheriff_target": "警长投票对象出局",
     "tie_first_reached": "先达到最高票者胜出",
     "tie_scapegoat": "替罪羊代为出局",
@@ -121,7 +138,14 @@ def result_line(result: dict[str, Any] | None, day: int) -> str | None:
         return f"{result['sheriff']} 当选警长{suffix}"
     if day == 1:
         return f"无人当选警长{suffix}"
+    if result.get("rule") == "no_voters":
+        return "替罪羊指定今日无人投票，无人出局"
     if result.get("out"):
+        effect = result.get("effect")
+        if effect == "idiot":
+            return f"{result['out']} 得票最多，发动【若愚】，免于出局{suffix}"
+        if effect == "identity_lost":
+            return f"{result['out']} 身份死亡{suffix}"
         return f"{result['out']} 出局{suffix}"
     if note:
         return note
@@ -140,9 +164,17 @@ def count_view(
     sheriff_weight: int,
     describe_reason: Callable[[str], str],
     request_by: str | None = None,
+    correction: bool = False,
 ) -> CountView:
     votes: list[dict[str, Any]] = list(tally.get("votes", []))
-    standing = [v for v in votes if v.get("final")]  # the engine marks each voter's standing vote
+    # The engine marks each voter's standing vote, and whether it counts at the deadline.
+    standing = [v for v in votes if v.get("final") and v.get("counted", True)]
+    dropped = tuple(
+        DroppedRef(voter=v["voter"], pid=int(v["pid"]), floor=v.get("floor"), target=v.get("target"),
+                   why=("本人已于截止前出局" if v.get("dropped") == "voter_out"
+                        else f"投票对象 {v.get('target')} 已于截止前出局"))
+        for v in votes if v.get("final") and v.get("counted") is False
+    )
     by_target: dict[str, list[VoterRef]] = {}
     abstain: list[VoterRef] = []
     for vote in standing:
@@ -186,6 +218,10 @@ def count_view(
         result_line=result_line(tally.get("result"), int(tally["day"])) if final else None,
         last_floor=max(floors) if floors else None,
         request_by=request_by,
+        badge_vacant=bool(tally.get("badge_vacant")) and not sheriff,
+        vacated_by=tally.get("vacated_by"),
+        dropped=dropped,
+        correction=correction,
     )
 
 
@@ -202,17 +238,29 @@ class CardLine:
 
 
 @dataclass(frozen=True)
+class OutLine:
+    """One departure in an announcement: who, 出局 or 身份死亡 (双身份), and why."""
+
+    player: str
+    what: str  # "出局" | "身份死亡"
+    why: str  # Chinese: 投票 / 夜晚 / 红牌罚下 / …
+    when: str | None = None  # for daytime departures: the time
+
+
+@dataclass(frozen=True)
 class AnnouncementView:
     day: int
     vote_day: int | None
-    voted_out: str | None
-    vote_note: str | None
-    elected: str | None
-    night_out: tuple[str, ...]
+    vote_line: str | None  # the previous day's vote result, in Chinese
+    outs: tuple[OutLine, ...]  # every departure since the last announcement, in order
+    night_quiet: bool  # no one left during the night
     sheriff: str | None
+    badge_vacant: bool = False
+    badge_note: str | None = None  # 空缺: who left it and what the director is waiting for
     cards: tuple[CardLine, ...] = ()
     alive: tuple[str, ...] = ()
     next_deadline: str | None = None
+    dual: bool = False  # 双身份: say 身份死亡 / 出局
 
 
 CARD_NAMES = {"blue": "蓝牌", "yellow": "黄牌", "red": "红牌"}
@@ -243,3 +291,21 @@ class CardNoticeView:
     sent_off: bool = False
     badge_to: str | None = None
     badge_seed: int | None = None
+
+
+@dataclass(frozen=True)
+class AccelerationNoticeView:
+    day: int
+    voids_changes: bool  # 进程加速后不允许改票，所有改票作废
+    requests: tuple[str, ...]  # who asked (in order)
+    living: int
+    rule: str  # the rule set's quorum, in Chinese
+
+
+@dataclass(frozen=True)
+class BadgeNoticeView:
+    sheriff: str | None  # the new sheriff (None: no sheriff)
+    previous: str | None  # who held (or left) the badge
+    how: str  # "successor" | "draw" | "director"
+    seed: int | None = None
+    candidates: tuple[str, ...] = ()

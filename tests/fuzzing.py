@@ -80,7 +80,9 @@ VOTE_TID = 1  # the simulator numbers threads from 1
 def state(*, sheriff: str | None = None, out: tuple[str, ...] = (), accelerated: bool = False) -> GameState:
     day = DayWindow(number=1, start=START, deadline=DEADLINE, vote_thread=VOTE_TID,
                     accelerated=accelerated)
-    game = GameState(players=ROSTER, director=DIRECTOR, bot="计票机器人", sheriff=sheriff, days=(day,))
+    game = GameState(players=ROSTER, director=DIRECTOR, bot="计票机器人", days=(day,))
+    if sheriff:
+        game = game.set_sheriff(sheriff)
     for player in out:
         game = game.put_out(player, None, "出局")
     return game

@@ -25,12 +25,24 @@ def _now(rt):
     return rt.clock.now()
 
 
+KIND_ZH = {"running_count": "计票", "final_count": "最终计票", "announcement": "公示", "card_notice": "判罚通知",
+           "count_reply": "计票回复", "acceleration_notice": "加速通知", "badge_notice": "警长通知"}
+STATE_ZH = {"draft": "待审批", "approved": "已批准，等待发出", "publishing": "发送中", "published": "已发布",
+            "failed": "发送失败", "rejected": "已驳回", "superseded": "已被取代"}
+FLAG_ZH = {"edit": "编辑", "zombie": "诈尸", "font": "字体", "evidence": "贴证", "target": "对象不明"}
+CARD_ZH = {"blue": "蓝牌", "yellow": "黄牌", "red": "红牌", "points": "扣分"}
+PROPOSAL_ZH = {"lurking_day": "潜水（单日）", "lurking_span": "潜水（连续三日）", "no_vote": "未投票",
+               "zombie": "诈尸", "font": "字体", "evidence": "贴证"}
+
+
 def _counts(tally: dict) -> str:
-    return "，".join(f"{k} {v}" for k, v in tally["counts"].items()) or "no votes"
+    return "，".join(f"{k} {v}票" for k, v in tally["counts"].items()) or "无有效票"
 
 
 def _draft_line(d) -> str:
-    return f"#{d.id} {d.kind.value} thread {d.tid} day {d.day or '-'} [{d.state.value}]"
+    day = f"第{d.day}日" if d.day else "—"
+    return (f"#{d.id} {KIND_ZH.get(d.kind.value, d.kind.value)}（帖子 {d.tid}，{day}）"
+            f"[{STATE_ZH.get(d.state.value, d.state.value)}]")
 
 
 @click.command("status")
@@ -38,7 +50,7 @@ def _draft_line(d) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @friendly
 def status(config_path: str, as_json: bool) -> None:
-    """The game now: day, time left, tally, flags, drafts waiting for approval.
+    """The game now: day, time left, tally, flags, the badge, what waits for you.
 
     Example: forumbot status --config game.toml
     """
@@ -46,6 +58,7 @@ def status(config_path: str, as_json: bool) -> None:
 
     with runtime(config_path) as rt:
         s = lib.status(rt, _now(rt))
+        window = rt.config.rules.change_window_minutes
         if as_json:
             holder = probe(lock_path(rt.settings.agent.database))
             click.echo(json.dumps({
@@ -54,49 +67,67 @@ def status(config_path: str, as_json: bool) -> None:
                     "last_pass": holder.beat, "problems": list(holder.problems.values()), "desk": holder.desk},
                 "now": s.now.isoformat(), "day": s.day.number if s.day else None,
                 "deadline": s.day.deadline.isoformat() if s.day else None, "time_left": s.time_left,
+                "voting_over": s.voting_over,
                 "sheriff": s.sheriff, "out": [{"player": p, "why": w} for p, w in s.out],
+                "badge_vacant": bool(s.badge and s.badge.vacancy),
+                "successor_candidates": list(s.badge.candidates) if s.badge and s.badge.vacancy else [],
+                "lives": {p: n for p, n in s.lives},
                 "tally": s.tally, "drafts_waiting": [d.id for d in s.drafts_waiting],
                 "failed": [d.id for d in s.failed], "proposals": [p.id for p in s.proposals],
+                "waiting_for": list(s.waiting_for), "stale_published": list(s.stale_published),
+                "ignored_events": list(s.ignored),
                 "acceleration": None if s.acceleration is None else {
                     "requests": [{"player": p, "pid": pid, "floor": f} for p, pid, f in s.acceleration.requests],
-                    "needed": s.acceleration.needed, "enough": s.acceleration.enough},
+                    "needed": s.acceleration.needed, "enough": s.acceleration.enough,
+                    "quorum": s.acceleration.quorum.value},
             }, ensure_ascii=False, indent=2))
             return
         for line in status_lines(rt.settings.agent.database):  # the agent, and what it cannot do
             click.echo(line)
         if s.day is None:
-            console.print("No day has started yet.")
+            console.print("还没有任何一天开始。")
         else:
-            console.print(f"[bold]第{s.day.number}日[/bold]  deadline {format_time(s.day.deadline)}"
-                          f"  ({s.time_left} left){'  加速' if s.day.accelerated else ''}")
-        console.print(f"sheriff 警长: {s.sheriff or '—'}   out 出局: "
-                      + ("、".join(f"{p}({w})" for p, w in s.out) or "—"))
+            left = f"（剩余 {s.time_left}）" if s.time_left else "（投票已截止）"
+            console.print(f"[bold]第{s.day.number}日[/bold]  截止 {format_time(s.day.deadline)}{left}"
+                          f"{'  已加速' if s.day.accelerated else ''}")
+        badge = s.badge.describe(s.now) if s.badge else f"警长：{s.sheriff or '无'}"
+        console.print(f"{badge}   出局：" + ("、".join(f"{p}（{w}）" for p, w in s.out) or "无"))
+        if s.lives:
+            console.print("只剩一层身份：" + "、".join(p for p, _ in s.lives))
         if s.tally:
-            table = Table(title="tally 计票")
-            table.add_column("target")
-            table.add_column("votes", justify="right")
+            table = Table(title="计票")
+            table.add_column("对象")
+            table.add_column("票数", justify="right")
             for name, n in s.tally["counts"].items():
                 table.add_row(name, str(n))
             table.add_row("弃权", str(s.tally["abstain"]))
             console.print(table)
-            console.print("non-voters 未投票: " + ("、".join(s.tally["non_voters"]) or "—"))
+            console.print("未投票：" + ("、".join(s.tally["non_voters"]) or "无"))
             void = [v for v in s.tally["votes"] if not v["valid"] and v["reason"] != "voter_not_player"]
             for v in void:
-                console.print(f"  void {v['floor']}楼 {v['voter']}: {lib.describe_vote(v)}")
+                console.print(f"  废票 {v['floor']}楼 {v['voter']}：{lib.describe_vote(v, window)}")
+            for v in s.tally["votes"]:
+                if v.get("final") and v.get("counted") is False:
+                    console.print(f"  不计入 {v['floor']}楼 {v['voter']}：{lib.describe_vote(v, window)}")
             for f in s.tally["flags"]:
-                console.print(f"  flag {f['kind']} {f['floor']}楼 {f['player']}: {f['detail']}")
+                console.print(f"  提示[{FLAG_ZH.get(f['kind'], f['kind'])}] {f['floor']}楼 {f['player']}：{f['detail']}")
         if s.acceleration is not None and s.acceleration.requests:
             a = s.acceleration
-            who = "、".join(f"{p}({f}楼)" for p, _, f in a.requests)
-            console.print(f"加速 requests: {len(a.requests)}/{a.living} living, {a.needed} needed: {who}"
-                          + (f" — [bold]enough: confirm with forumbot accelerate --day {a.day}[/bold]"
-                             if a.enough else ""))
+            console.print(a.describe() + (f" —— [bold]可确认：forumbot accelerate --day {a.day}[/bold]"
+                                          if a.enough else ""))
+        for line in s.waiting_for:
+            console.print(f"[bold]等待导演[/bold]：{line}")
+        for line in s.stale_published:
+            console.print(f"[red]已发布的帖子已过时[/red]：{line}")
+        for line in s.ignored:
+            console.print(f"[yellow]未生效的事件[/yellow]：{line}")
         for d in s.drafts_waiting:
-            console.print(f"waiting: {_draft_line(d)} — forumbot show {d.id}")
+            console.print(f"待审批：{_draft_line(d)} —— forumbot show {d.id}")
         for d in s.failed:
-            console.print(f"[red]failed[/red]: {_draft_line(d)}: {d.last_error}")
+            console.print(f"[red]发送失败[/red]：{_draft_line(d)}：{d.last_error}")
         for p in s.proposals:
-            console.print(f"proposal #{p.id}: {p.player} {p.color.value} ({p.reason_code}) {p.detail}")
+            console.print(f"判罚提议 #{p.id}：{p.player} {CARD_ZH.get(p.color.value, p.color.value)}"
+                          f"（{PROPOSAL_ZH.get(p.reason_code, p.reason_code)}）{p.detail}")
 
 
 @click.command("drafts")
@@ -111,7 +142,7 @@ def drafts(config_path: str, show_all: bool) -> None:
     with runtime(config_path) as rt:
         items = rt.outbox.drafts() if show_all else lib.waiting(rt)
         if not items:
-            click.echo("No drafts waiting." if not show_all else "No drafts.")
+            click.echo("没有待审批的草稿。" if not show_all else "没有草稿。")
         for d in items:
             extra = f" pid {d.pid}" if d.pid else ""
             click.echo(_draft_line(d) + extra)
@@ -132,7 +163,7 @@ def show(config_path: str, draft_id: int) -> None:
         click.echo(d.body)
         diff = rt.outbox.diff_against_last_published(draft_id)
         if diff:
-            click.echo("--- diff against the last published post of this kind ---")
+            click.echo("--- 与上一篇已发布的同类帖子的差异 ---")
             click.echo(diff)
 
 
@@ -147,7 +178,7 @@ def approve(config_path: str, draft_id: int) -> None:
     """
     with runtime(config_path) as rt:
         d = lib.approve(rt, draft_id, _now(rt))
-        click.echo(f"approved {_draft_line(d)}")
+        click.echo(f"已批准 {_draft_line(d)}：运行中的机器人会发出它（只发一次）")
 
 
 @click.command("edit")
@@ -163,9 +194,9 @@ def edit(config_path: str, draft_id: int) -> None:
         d = rt.outbox.get(draft_id)
         text = click.edit(strip_marker(d.body), extension=".bbcode.txt", require_save=True)
         if text is None or not text.strip():
-            raise click.ClickException("not changed: nothing approved")
+            raise click.ClickException("没有修改：未批准")
         d = lib.approve(rt, draft_id, _now(rt), body=text)
-        click.echo(f"edited and approved {_draft_line(d)}")
+        click.echo(f"已按修改稿批准 {_draft_line(d)}")
 
 
 @click.command("reject")
@@ -180,58 +211,7 @@ def reject(config_path: str, draft_id: int, why: str) -> None:
     """
     with runtime(config_path) as rt:
         d = lib.reject(rt, draft_id, why, _now(rt))
-        click.echo(f"rejected {_draft_line(d)}")
-
-
-def _names(value: str) -> list[str]:
-    return [n.strip() for n in value.replace("，", ",").replace("、", ",").split(",") if n.strip()]
-
-
-@click.command("night")
-@config_option
-@click.option("--day", type=int, required=True, help="The day whose morning announces this night.")
-@click.option("--out", "out", default="", help="Players out during the night, in order: A,B (empty: 平安夜).")
-@friendly
-def night(config_path: str, day: int, out: str) -> None:
-    """Enter the night's results; the agent drafts that morning's announcement.
-
-    Example: forumbot night --day 3 --out 汤圆,Alice
-    """
-    with runtime(config_path) as rt:
-        names = lib.record_night(rt, day, _names(out), _now(rt))
-        draft = lib.announcement_draft(rt, day, _now(rt))
-        click.echo(f"night before day {day}: " + ("、".join(names) or "平安夜")
-                   + (f"; announcement draft #{draft.id}" if draft else ""))
-
-
-@click.command("out")
-@config_option
-@click.argument("name")
-@click.option("--why", type=click.Choice(["vote", "night", "red", "other"]), required=True)
-@click.option("--day", type=int, default=None, help="Day to file it under (default: today).")
-@friendly
-def out(config_path: str, name: str, why: str, day: int | None) -> None:
-    """Mark a player out (their later posts are 诈尸, their votes void).
-
-    Example: forumbot out 包子 --why vote
-    """
-    with runtime(config_path) as rt:
-        player = lib.put_out(rt, name, why, _now(rt), day)
-        click.echo(f"{player} is out ({why})")
-
-
-@click.command("sheriff")
-@config_option
-@click.argument("name")
-@friendly
-def sheriff(config_path: str, name: str) -> None:
-    """Set the sheriff (their vote counts double).
-
-    Example: forumbot sheriff 饺子
-    """
-    with runtime(config_path) as rt:
-        player = lib.set_sheriff(rt, name, _now(rt))
-        click.echo(f"sheriff: {player}")
+        click.echo(f"已驳回 {_draft_line(d)}：不会发出")
 
 
 @click.command("card")
@@ -241,20 +221,35 @@ def sheriff(config_path: str, name: str) -> None:
 @click.option("--why", required=True, help="The reason, as it will be posted.")
 @click.option("--points", type=int, default=None, help="Points deducted (双身份 points policy).")
 @click.option("--proposal", "proposal_id", type=int, default=None, help="Accept this card proposal.")
+@click.option("--yes", "-y", "assume_yes", is_flag=True, help="Do not ask before a red card.")
 @friendly
-def card(config_path: str, name: str, color: str, why: str, points: int | None, proposal_id: int | None) -> None:
-    """Give a card. Three blue make a yellow, three yellow a red; red sends off.
-
-    A sent-off sheriff's badge passes by a random draw whose seed is recorded. A card
-    notice is drafted for approval.
+def card(config_path: str, name: str, color: str, why: str, points: int | None, proposal_id: int | None,
+         assume_yes: bool) -> None:
+    """Give a card. Three blue make a yellow, three yellow a red; red sends off (at once:
+    before that day's vote-out). The badge of a sent-off sheriff follows the rule set
+    (14人简易: a random draw whose seed is recorded). A card notice is drafted.
 
     Example: forumbot card 月饼 yellow --why "第2日未投票"
     """
     with runtime(config_path) as rt:
-        result = lib.give_card(rt, name, color, why, _now(rt), points=points, proposal_id=proposal_id)
-        click.echo(f"{result.player}: {color}" + ("; sent off" if result.sent_off else "")
-                   + (f"; badge to {result.badge_to} (seed {result.seed})" if result.badge_to else "")
-                   + (f"; notice draft #{result.draft.id}" if result.draft else ""))
+        now = _now(rt)
+        if color == "red" and not assume_yes:
+            from forumbot.gamelog import EventSpec, preview
+
+            for line in preview(rt, EventSpec("out", player=name, why="card", at=now, note=why), now).lines():
+                click.echo(line)
+            if not click.confirm("红牌罚下，确认？", default=False):
+                click.echo("未执行。")
+                raise SystemExit(1)
+        result = lib.give_card(rt, name, color, why, now, points=points, proposal_id=proposal_id)
+        text = f"{result.player}：{CARD_ZH.get(color, color)}"
+        if result.sent_off:
+            text += "，罚下"
+        if result.badge_to:
+            text += f"；警徽随机移交给 {result.badge_to}（随机种子 {result.seed}）"
+        if result.draft:
+            text += f"；判罚通知草稿 #{result.draft.id} 待审批"
+        click.echo(text)
 
 
 @click.command("dismiss")
@@ -269,81 +264,7 @@ def dismiss(config_path: str, proposal_id: int, why: str) -> None:
     """
     with runtime(config_path) as rt:
         p = lib.dismiss_proposal(rt, proposal_id, why, _now(rt))
-        click.echo(f"dismissed proposal #{p.id} ({p.player} {p.reason_code})")
-
-
-@click.command("accelerate")
-@config_option
-@click.option("--day", type=int, required=True)
-@friendly
-def accelerate(config_path: str, day: int) -> None:
-    """Confirm 加速 for a day: from now no changes, and all that day's changes are void.
-
-    Example: forumbot accelerate --day 2
-    """
-    with runtime(config_path) as rt:
-        window = lib.accelerate(rt, day, _now(rt))
-        click.echo(f"day {window.number} accelerated")
-
-
-@click.command("substitute")
-@config_option
-@click.argument("old")
-@click.argument("new")
-@friendly
-def substitute(config_path: str, old: str, new: str) -> None:
-    """A substitute account takes over a seat (its votes and posts are the seat's).
-
-    Example: forumbot substitute 包子 替补甲
-    """
-    with runtime(config_path) as rt:
-        seat = lib.substitute(rt, old, new, _now(rt))
-        click.echo(f"{new} now plays {seat}")
-
-
-@click.command("void")
-@config_option
-@click.argument("pid", type=int)
-@click.option("--why", required=True, help="The reason, shown with the void vote.")
-@friendly
-def void(config_path: str, pid: int, why: str) -> None:
-    """Rule one post void (by its pid, the number in its findpost link), then retally.
-
-    Example: forumbot void 345 --why "串号，导演判废"
-    """
-    with runtime(config_path) as rt:
-        day = lib.void_post(rt, pid, why, _now(rt))
-        data, _ = lib.retally(rt, day, _now(rt))
-        click.echo(f"post {pid} void; day {day} recounted: {_counts(data)}")
-
-
-@click.command("idiot")
-@config_option
-@click.argument("name")
-@friendly
-def idiot(config_path: str, name: str) -> None:
-    """Record that the idiot (白痴) used 【若愚】: from now on their votes count 0 (S10).
-
-    Example: forumbot idiot 烧卖
-    """
-    with runtime(config_path) as rt:
-        player = lib.reveal_idiot(rt, name, _now(rt))
-        click.echo(f"{player}: revealed idiot, votes count {rt.config.rules.idiot_weight}")
-
-
-@click.command("alias")
-@config_option
-@click.argument("name")
-@click.argument("alias")
-@friendly
-def alias(config_path: str, name: str, alias: str) -> None:
-    """Let ALIAS as written in a vote mean player NAME (then run retally).
-
-    Example: forumbot alias 饺子 饺饺
-    """
-    with runtime(config_path) as rt:
-        player = lib.add_alias(rt, name, alias, _now(rt))
-        click.echo(f"{alias!r} → {player}")
+        click.echo(f"已忽略判罚提议 #{p.id}（{p.player}，{PROPOSAL_ZH.get(p.reason_code, p.reason_code)}）")
 
 
 @click.command("retally")
@@ -361,22 +282,21 @@ def retally(config_path: str, day: int, as_json: bool) -> None:
         if as_json:
             click.echo(json.dumps(data, ensure_ascii=False, indent=2))
         else:
-            click.echo(f"day {day}: {_counts(data)}; abstain {data['abstain']}; "
-                       f"{'changed' if changed else 'unchanged'}")
+            click.echo(f"第{day}日：{_counts(data)}；弃权 {data['abstain']}；{'有变化' if changed else '无变化'}")
 
 
 @click.command("count-now")
 @config_option
+@click.option("--day", type=int, default=None, help="The day to count (default: the day under way).")
 @friendly
-def count_now(config_path: str) -> None:
+def count_now(config_path: str, day: int | None) -> None:
     """Draft a running count now, whatever the rate limit.
 
-    Example: forumbot count-now
+    Example: forumbot count-now --day 2
     """
     with runtime(config_path) as rt:
-        d = lib.count_now(rt, _now(rt))
-        click.echo(f"drafted {_draft_line(d)}")
+        d = lib.count_now(rt, _now(rt), day)
+        click.echo(f"已起草 {_draft_line(d)}")
 
 
-commands = [status, drafts, show, approve, edit, reject, night, out, sheriff, card, dismiss,
-            accelerate, substitute, idiot, void, alias, retally, count_now]
+commands = [status, drafts, show, approve, edit, reject, card, dismiss, retally, count_now]

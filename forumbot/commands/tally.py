@@ -21,16 +21,20 @@ def _time(iso: str | None) -> str:
 
 
 def _votes_table(report: dict[str, Any]) -> Table:
-    table = Table(title=f"第 {report['day']} 日 votes ({report['ruleset']}, deadline {report['deadline']})")
-    for name in ("floor", "pid", "time", "voter", "kind", "target", "weight", "ruling"):
-        table.add_column(name, justify="right" if name in ("floor", "pid", "weight") else "left",
+    table = Table(title=f"第 {report['day']} 日投票（{report['ruleset']}，截止 {report['deadline']}）")
+    for name, label in (("floor", "楼层"), ("pid", "pid"), ("time", "时间"), ("voter", "投票人"), ("kind", "类型"),
+                        ("target", "对象"), ("weight", "权重"), ("ruling", "判定")):
+        table.add_column(label, justify="right" if name in ("floor", "pid", "weight") else "left",
                          no_wrap=name in ("time", "floor", "pid", "kind", "weight"))
     for v in report["votes"]:
-        voter = v["voter"] + (f" ({v['account']})" if v["account"] and v["account"] != v["voter"] else "")
+        voter = v["voter"] + (f"（{v['account']}）" if v["account"] and v["account"] != v["voter"] else "")
         if v["valid"]:
-            ruling = "valid" if v["final"] else "valid, changed later"
+            ruling = ("有效" if v["final"] else "有效，后被改票")
+            if v["final"] and v.get("counted") is False:
+                ruling = "有效，不计入（" + ("投票人" if v.get("dropped") == "voter_out" else "投票对象") + "截止前已出局）"
         else:
-            ruling = f"VOID {v['reason']}: {describe_zh(v['reason'])}" + (f" — {v['detail']}" if v["detail"] else "")
+            ruling = f"废票 {v['reason']}：{v.get('reason_text') or describe_zh(v['reason'])}" + (
+                f" —— {v['detail']}" if v["detail"] else "")
         table.add_row(
             str(v["floor"] or ""), str(v["pid"]), _time(v["time"]), voter,
             "改票" if v["kind"] == "change" else "投票",
@@ -40,22 +44,28 @@ def _votes_table(report: dict[str, Any]) -> Table:
 
 
 def _summary(report: dict[str, Any]) -> Table:
-    table = Table(title="tally", show_header=False)
-    table.add_column("what")
-    table.add_column("value")
-    counts = "，".join(f"{name} {n}" for name, n in report["counts"].items()) or "(none)"
-    table.add_row("counts 票数", counts)
+    table = Table(title="计票", show_header=False)
+    table.add_column("项目")
+    table.add_column("内容")
+    counts = "，".join(f"{name} {n}" for name, n in report["counts"].items()) or "（无）"
+    table.add_row("票数", counts)
     if report["abstain"]:
-        table.add_row("abstain 弃权", f"{report['abstain']} ({'、'.join(report['abstainers'])})")
-    table.add_row("non-voters 未投票", "、".join(report["non_voters"]) or "(none)")
+        table.add_row("弃权", f"{report['abstain']}（{'、'.join(report['abstainers'])}）")
+    table.add_row("未投票", "、".join(report["non_voters"]) or "（无）")
+    sheriff = report.get("sheriff_at_deadline")
+    table.add_row("警长", sheriff or ("空缺" if report.get("badge_vacant") else "无"))
     result = report["result"]
-    decided = (f"sheriff 警长: {result['sheriff']}" if result["sheriff"]
-               else f"out 出局: {result['out']}" if result["out"] else "no one 无人")
+    decided = (f"警长：{result['sheriff']}" if result["sheriff"]
+               else f"出局：{result['out']}" if result["out"] else "无人")
+    if result.get("effect") == "identity_lost":
+        decided = f"身份死亡：{result['out']}"
+    elif result.get("effect") == "idiot":
+        decided += "（发动【若愚】，免于出局）"
     if result["tie"]:
-        decided += f" — tie 平票 {'、'.join(result['tie'])}"
-    table.add_row("result 结果", f"{decided} [{result['rule']}] {result['detail']}")
+        decided += f" —— 平票 {'、'.join(result['tie'])}"
+    table.add_row("结果", f"{decided} [{result['rule']}] {result['detail']}")
     for flag in report["flags"]:
-        table.add_row(f"flag {flag['kind']}", f"floor {flag['floor']} {flag['player']}: {flag['detail']}")
+        table.add_row(f"提示 {flag['kind']}", f"{flag['floor']}楼 {flag['player']}：{flag['detail']}")
     return table
 
 

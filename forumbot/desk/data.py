@@ -28,6 +28,8 @@ KIND_ZH = {
     DraftKind.ANNOUNCEMENT: "公示",
     DraftKind.CARD_NOTICE: "判罚通知",
     DraftKind.COUNT_REPLY: "计票回复",
+    DraftKind.ACCELERATION_NOTICE: "加速通知",
+    DraftKind.BADGE_NOTICE: "警长通知",
 }
 STATE_ZH = {
     DraftState.DRAFT: "待审批",
@@ -100,7 +102,8 @@ def day_tally(rt: Runtime, number: int) -> dict[str, Any]:
     tid = data.get("vote_thread")
     for vote in data["votes"]:
         vote["link"] = floor_link(rt, tid, vote.get("pid"))
-        vote["reason_zh"] = None if vote["valid"] else describe_zh(vote["reason"])
+        vote["reason_zh"] = None if vote["valid"] else describe_zh(
+            vote["reason"], change_window_minutes=rt.config.rules.change_window_minutes)
     for event in data["timeline"]:
         event["link"] = floor_link(rt, tid, event.get("pid"))
     for flag in data["flags"]:

@@ -14,7 +14,7 @@ from typing import Callable
 
 import httpx
 
-from forumbot import director
+from forumbot import director, gamelog
 from forumbot.agent import Agent, TickReport, final_draft
 from forumbot.runtime import Runtime, make_client, open_runtime
 from forumbot.scenario import BOT, Action, Driver, GamePlan, World, build_world, write_config
@@ -78,6 +78,8 @@ class Played:
     clock: SimClock
     errors: list[str] = field(default_factory=list)
     ticks: int = 0
+    director_drafts: list = field(default_factory=list)
+    applied: list = field(default_factory=list)  # what the director's scripted entries did
 
     def close(self) -> None:
         self.rt.close()
@@ -103,11 +105,16 @@ def play_in_process(plan: GamePlan, workdir: Path, *, faults: FaultPlan | None =
     http = httpx.Client(timeout=http_timeout, follow_redirects=False) if http_timeout else None
     agent_ = Agent(rt, make_client(rt, http=http))
     game.driver.on_night = lambda a: director.record_night(rt, a.day, list(a.out), clock.now())
+    game.driver.on_director = lambda a: director_acts(rt, a, clock.now())
     played = Played(game, rt, agent_, clock)
     agent_.start()
 
     def one_pass() -> None:
-        game.driver.apply_due(clock.now())
+        for action in game.driver.apply_due(clock.now()):
+            if action.kind == "event" and action.spec.kind == "night":
+                # as ``forumbot night`` does: the morning announcement, once this pass's
+                # entries (a successor named with the night) are in
+                played.director_drafts.append(director.announcement_draft(rt, action.spec.day, clock.now()))
         if agent_down is not None and agent_down(clock.now()):
             clock.advance(seconds=step.total_seconds())
             return
@@ -129,9 +136,18 @@ def play_in_process(plan: GamePlan, workdir: Path, *, faults: FaultPlan | None =
     return played
 
 
+def director_acts(rt: Runtime, action: Action, now: datetime) -> object:
+    """A scripted director's entry: an event through the game log, or a card."""
+    if action.kind == "event":
+        return gamelog.enter(rt, action.spec, now)
+    player, colour, why = action.spec
+    return director.give_card(rt, player, colour, why, now)
+
+
 def final_published(rt: Runtime, day: int) -> bool:
     draft = final_draft(rt.outbox, day)
     return draft is not None and draft.state.value == "published"
 
 
-__all__ = ["PlanGame", "Played", "RecordingDriver", "final_published", "play_in_process", "setup_plan"]
+__all__ = ["PlanGame", "Played", "RecordingDriver", "director_acts", "final_published", "play_in_process",
+           "setup_plan"]

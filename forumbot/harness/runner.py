@@ -287,6 +287,7 @@ def _settled(rt: Runtime, plan: GamePlan) -> bool:
 def _players(game: PlanGame, clock: AcceleratedClock, stop: threading.Event, run: KillRun) -> None:
     rt = open_runtime(game.config, clock=clock)
     game.driver.on_night = lambda a: director.record_night(rt, a.day, list(a.out), clock.now())
+    game.driver.on_director = lambda a: _director_acts(rt, a, clock.now())
     # An edit in a watched window waits until the agent has stored the post it edits: the
     # first-seen ruling must not depend on how fast a loaded machine runs the agent.
     game.driver.gate = lambda a: a.kind != "edit" or rt.store.has_post(game.driver.pids[a.key or ""])
@@ -300,6 +301,14 @@ def _players(game: PlanGame, clock: AcceleratedClock, stop: threading.Event, run
             time.sleep(0.003)
     finally:
         rt.close()
+
+
+def _director_acts(rt: Runtime, action, now: datetime) -> None:
+    from forumbot.harness.game import director_acts
+
+    director_acts(rt, action, now)
+    if action.kind == "event" and action.spec.kind == "night":
+        director.announcement_draft(rt, action.spec.day, now)
 
 
 def _director(game: PlanGame, clock: AcceleratedClock, stop: threading.Event, run: KillRun) -> None:

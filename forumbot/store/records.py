@@ -18,7 +18,9 @@ class Actor(StrEnum):
 
 
 class EventKind(StrEnum):
-    """Game-state changes, replayed in order by the agent to rebuild engine state."""
+    """Game-state changes as stored. ``forumbot.game`` turns the live ones into the
+    engine's events (SPEC §9); nothing is ever deleted: a mistake is retracted or
+    corrected by a later row that names it."""
 
     OUT = "out"
     SHERIFF = "sheriff"
@@ -28,6 +30,10 @@ class EventKind(StrEnum):
     IDIOT = "idiot"
     NIGHT = "night"
     VOID = "void"  # the director rules one post void
+    IDENTITY_LOST = "identity_lost"  # 双身份: one identity dies
+    SCAPEGOAT = "scapegoat"  # 双身份: the 替罪羊
+    VOTERS = "voters"  # 冤死: who may vote on a day
+    RETRACT = "retract"  # takes back event ``payload["event"]`` (payload["why"] says why)
 
 
 class CardColor(StrEnum):
@@ -76,12 +82,33 @@ class ThreadCursor:
 
 @dataclass(frozen=True, slots=True)
 class Event:
+    """One stored event. ``at`` is when it was entered; ``game_at`` when it took effect
+    in the game (None: rows from before game times were stored, or kinds that hold for
+    the whole game — an alias, a substitute, a voided post). A row whose payload has
+    ``corrects`` replaces that earlier event."""
+
     id: int
     day: int
     kind: EventKind
     payload: dict[str, Any]
     actor: str
     at: datetime
+    game_at: datetime | None = None
+
+    @property
+    def entered_at(self) -> datetime:
+        return self.at
+
+    @property
+    def corrects(self) -> int | None:
+        value = self.payload.get("corrects")
+        return int(value) if value is not None else None
+
+    @property
+    def retracts(self) -> int | None:
+        if self.kind is not EventKind.RETRACT:
+            return None
+        return int(self.payload["event"])
 
 
 @dataclass(frozen=True, slots=True)

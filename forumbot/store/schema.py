@@ -175,12 +175,21 @@ def _v3_outbox(db: sqlite_utils.Database) -> None:
     db["outbox_history"].create_index(["draft_id", "id"])
 
 
+def _v4_event_game_time(db: sqlite_utils.Database) -> None:
+    """Each event's game time (SPEC §9: when it took effect, whatever time it was typed;
+    the ``at`` column stays the time it was entered). Rows written before this version
+    keep NULL: ``forumbot.game`` gives them the §9 default for their kind and day."""
+    db["events"].add_column("game_at", str)
+    db["events"].create_index(["kind", "id"])
+
+
 Migration = Callable[[sqlite_utils.Database], None]
 
 MIGRATIONS: tuple[Migration, ...] = (
     _v1_posts_state_audit,
     _v2_snapshots_cards,
     _v3_outbox,
+    _v4_event_game_time,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -63,18 +63,40 @@ class StateMixin(StoreBase):
         *,
         actor: str,
         at: datetime,
+        game_at: datetime | None = None,
     ) -> Event:
-        """Append a game-state change; it is also written to the audit log."""
+        """Append a game event entered at ``at`` that took effect at ``game_at`` (SPEC §9);
+        it is also written to the audit log with both times and who entered it."""
         kind = EventKind(kind)
         data = json.loads(json.dumps(dict(payload), ensure_ascii=False))  # must be JSON
         with self.write() as conn:
             cur = conn.execute(
-                "INSERT INTO events (day, kind, payload, actor, at) VALUES (?, ?, ?, ?, ?)",
-                (day, kind.value, json.dumps(data, ensure_ascii=False), actor, iso(at)),
+                "INSERT INTO events (day, kind, payload, actor, at, game_at) VALUES (?, ?, ?, ?, ?, ?)",
+                (day, kind.value, json.dumps(data, ensure_ascii=False), actor, iso(at),
+                 iso(game_at, what="event game_at") if game_at is not None else None),
             )
             event_id = int(cur.lastrowid or 0)
-            self.audit(actor, f"event.{kind.value}", {"event": event_id, "day": day, **data}, at=at)
-        return Event(id=event_id, day=day, kind=kind, payload=data, actor=actor, at=at)
+            self.audit(actor, f"event.{kind.value}", {
+                "event": event_id, "day": day, **data,
+                "entered_at": iso(at),
+                "game_at": iso(game_at) if game_at is not None else None,
+            }, at=at)
+        return Event(id=event_id, day=day, kind=kind, payload=data, actor=actor, at=at, game_at=game_at)
+
+    def retract_event(self, event_id: int, why: str, *, actor: str, at: datetime) -> Event:
+        """Take back event ``event_id`` (it stays in the history; replay skips it). A
+        retraction is an event too, so it can itself be taken back."""
+        target = self.event(event_id)
+        if not why.strip():
+            raise ValueError("a retraction needs a reason")
+        return self.append_event(target.day, EventKind.RETRACT, {"event": event_id, "why": why},
+                                 actor=actor, at=at)
+
+    def event(self, event_id: int) -> Event:
+        row = self._one("SELECT * FROM events WHERE id = ?", (event_id,))
+        if row is None:
+            raise LookupError(f"没有编号为 {event_id} 的事件")
+        return _event(row)
 
     def events(
         self, *, day: int | None = None, kind: EventKind | str | None = None
@@ -87,30 +109,28 @@ class StateMixin(StoreBase):
         if kind is not None:
             sql += " AND kind = ?"
             params.append(EventKind(kind).value)
-        return [
-            Event(
-                id=r["id"],
-                day=r["day"],
-                kind=EventKind(r["kind"]),
-                payload=json.loads(r["payload"]),
-                actor=r["actor"],
-                at=parse_time(r["at"]),
-            )
-            for r in self.db.query(sql + " ORDER BY id", params)
-        ]
+        return [_event(r) for r in self.db.query(sql + " ORDER BY id", params)]
 
-    # -- night results (a ``night`` event; the latest entry for a day stands) -----------
+    def live_events(self) -> list[Event]:
+        """Events that stand: not retracted or corrected by a row that itself stands."""
+        return live_events(self.events())
+
+    # -- night results (a ``night`` event; the latest live entry for a day stands) ------
 
     def record_night(
-        self, day: int, out: Sequence[str], *, actor: str, at: datetime
+        self, day: int, out: Sequence[str], *, actor: str, at: datetime,
+        game_at: datetime | None = None, corrects: int | None = None,
     ) -> NightResult:
         """The director's entry of who went out during the night before ``day``, in order.
         Entering it again corrects it; both entries stay in the history."""
-        self.append_event(day, EventKind.NIGHT, {"out": list(out)}, actor=actor, at=at)
+        payload: dict[str, Any] = {"out": list(out)}
+        if corrects is not None:
+            payload["corrects"] = corrects
+        self.append_event(day, EventKind.NIGHT, payload, actor=actor, at=at, game_at=game_at)
         return NightResult(day=day, out=tuple(out), actor=actor, at=at)
 
     def night_result(self, day: int) -> NightResult | None:
-        nights = self.events(day=day, kind=EventKind.NIGHT)
+        nights = [e for e in self.live_events() if e.kind is EventKind.NIGHT and e.day == day]
         if not nights:
             return None
         last = nights[-1]
@@ -168,3 +188,38 @@ class StateMixin(StoreBase):
 
     def rulings(self, day: int, *, version: int | None = None) -> Snapshot | None:
         return self._snapshot(SnapshotKind.RULINGS, day, version)
+
+
+def _event(r: Mapping[str, Any]) -> Event:
+    game_at = r.get("game_at")
+    return Event(
+        id=r["id"],
+        day=r["day"],
+        kind=EventKind(r["kind"]),
+        payload=json.loads(r["payload"]),
+        actor=r["actor"],
+        at=parse_time(r["at"]),
+        game_at=parse_time(game_at) if game_at else None,
+    )
+
+
+def standing_ids(events: Sequence[Event]) -> dict[int, bool]:
+    """id → whether the row stands. A row is taken back by a later retraction
+    (``retract``) or correction (``corrects``) that itself stands; undoing the undo
+    brings it back. Takers always come after what they take, so one pass from the
+    newest row decides every row."""
+    takers: dict[int, list[int]] = {}
+    for e in events:
+        for target in (e.retracts, e.corrects):
+            if target is not None:
+                takers.setdefault(target, []).append(e.id)
+    standing: dict[int, bool] = {}
+    for e in sorted(events, key=lambda e: e.id, reverse=True):
+        standing[e.id] = not any(standing.get(t, False) for t in takers.get(e.id, ()))
+    return standing
+
+
+def live_events(events: Sequence[Event]) -> list[Event]:
+    """The events that stand (retractions themselves left out), in id order."""
+    standing = standing_ids(events)
+    return [e for e in events if standing[e.id] and e.kind is not EventKind.RETRACT]

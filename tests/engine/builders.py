@@ -28,9 +28,15 @@ DAY1 = DayWindow(number=1, start=at(27, 9, 30), deadline=at(28, 21, 30),
 
 
 def game(*, players: tuple[str, ...] = PLAYERS, sheriff: str | None = None,
-         days: tuple[DayWindow, ...] = (DAY1, DAY2), **kw: object) -> GameState:
-    return GameState(players=players, director="导演", bot="计票机器人", sheriff=sheriff,
-                     days=days, **kw)  # type: ignore[arg-type]
+         days: tuple[DayWindow, ...] = (DAY1, DAY2), scapegoat: str | None = None,
+         **kw: object) -> GameState:
+    """A game with the given sheriff and scapegoat from before its first day."""
+    state = GameState(players=players, director="导演", bot="计票机器人", days=days, **kw)  # type: ignore[arg-type]
+    if sheriff:
+        state = state.set_sheriff(sheriff)
+    if scapegoat:
+        state = state.set_scapegoat(scapegoat)
+    return state
 
 
 def vote(target: str, reason: str = "理由见讨论帖") -> str:

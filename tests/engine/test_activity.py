@@ -83,3 +83,41 @@ def test_propose_cards__lurking_over_three_days():
     proposals = propose_cards(ballots, game(days=days), 3, RULES)
     span = {p.player for p in proposals if p.kind is ProposalKind.LURKING_SPAN}
     assert "饺子" in span and "包子" not in span
+
+
+def test_propose_cards__a_day_without_a_discussion_thread_proposes_no_lurking():
+    """Issue 11: a day configured without a discussion thread proposed a lurking card for
+    every living player. 在未加快进程的单个讨论日不足五帖: a day without a discussion thread is
+    no 讨论日; its no-vote proposals stand."""
+    votes = Thread()
+    votes.post("饺子", vote("包子"))
+    talk = Thread(tid=TALK_TID, role="discussion", first_pid=500)
+    talk.post("包子", "在别的帖子里说话")
+    state = game(days=(DAY1, replace(DAY2, discussion_thread=None)))
+    proposals = propose_cards(talk.ballots + votes.ballots, state, 2, RULES)
+    kinds = {p.kind for p in proposals}
+    assert ProposalKind.LURKING_DAY not in kinds and ProposalKind.LURKING_SPAN not in kinds
+    assert ProposalKind.NO_VOTE in kinds
+    counts = post_counts(talk.ballots + votes.ballots, state)
+    assert counts.count(2, "包子", "discussion") == 0  # only the threads the day has are counted
+
+
+def test_propose_cards__lurking_threads_are_a_rule_set_field():
+    """A director may count the voting thread too (``lurk_threads``): a day with only a
+    voting thread then proposes lurking from its posts."""
+    votes = Thread()
+    for _ in range(5):
+        votes.post("饺子", "讨论都在投票帖里")
+    state = game(days=(DAY1, replace(DAY2, discussion_thread=None)))
+    rules = RULES.with_overrides(lurk_threads=["discussion", "vote"])
+    lurking = {p.player for p in propose_cards(votes.ballots, state, 2, rules) if p.kind is ProposalKind.LURKING_DAY}
+    assert "饺子" not in lurking and "包子" in lurking
+    detail = next(p.detail for p in propose_cards(votes.ballots, state, 2, rules) if p.player == "包子")
+    assert detail == "第2日投票帖发帖 0 帖（少于 5 帖）"
+
+
+def test_propose_cards__details_are_chinese():
+    """Issue 12 item 8: proposal details a director reads are Chinese."""
+    talk, votes = talk_and_votes()
+    for p in propose_cards(talk.ballots + votes.ballots, game(), 2, RULES):
+        assert not any(c.isascii() and c.isalpha() for c in p.detail.split("http")[0].replace("FF0000", "")), p.detail

@@ -45,11 +45,23 @@ def test_ledger__sent_off_sheriff_badge_passes_by_recorded_seed():
     expected = random.Random(42).choice(badge.candidates)
     assert (badge.kind, badge.seed, badge.new_sheriff, after.sheriff) == ("badge", 42, expected, expected)
     assert "饺子" not in badge.candidates
-    assert "seed 42" in after.log[-1].describe()
+    assert "随机种子 42" in after.events[-1].note and after.events[-1].at is None
+
+
+def test_ledger__badge_follows_the_rule_set():
+    """双身份: 角色因罚下而离开游戏不触发相应出局技能 — no draw, the badge is vacant; S10: the
+    badge waits for the 【殉职】 successor."""
+    for ruleset in ("dual", "s10"):
+        ledger = CardLedger.for_rules(PRESETS[ruleset])
+        state = game(sheriff="饺子")
+        decision = Decision("饺子", 2, Card.RED, points=0) if ruleset == "s10" else Decision("饺子", 2, Card.RED)
+        _, after, events = ledger.apply(decision, state, seed=42)
+        assert [e.kind for e in events] == ["card", "sent_off"], ruleset
+        assert after.sheriff is None and after.vacancy is not None and after.vacancy.previous == "饺子"
 
 
 def test_ledger__badge_draw_without_seed_is_an_error():
-    with pytest.raises(CardError, match="seed"):
+    with pytest.raises(CardError, match="随机种子"):
         CardLedger().apply(Decision("饺子", 2, Card.RED), game(sheriff="饺子"))
 
 
@@ -63,10 +75,10 @@ def test_ledger__points_policy_sends_off_at_twelve():
 
 
 def test_ledger__points_policy_needs_points():
-    with pytest.raises(CardError, match="points"):
+    with pytest.raises(CardError, match="扣分"):
         CardLedger.for_rules(PRESETS["dual"]).apply(Decision("包子", 2, Card.YELLOW), game())
 
 
 def test_ledger__not_a_player():
-    with pytest.raises(CardError, match="not a player"):
+    with pytest.raises(CardError, match="不是玩家"):
         CardLedger().apply(Decision("路人甲", 2, Card.BLUE), game())

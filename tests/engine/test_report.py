@@ -24,9 +24,10 @@ def test_tally_json__has_the_spec_keys_and_values():
     assert SPEC_KEYS <= set(out) and VOTE_KEYS <= set(out["votes"][0])
     assert (out["day"], out["ruleset"], out["deadline"]) == (2, "s10", "2026-11-30T21:30:00+08:00")
     assert out["counts"] == {"包子": 2}
-    assert out["result"] == {"out": "包子", "sheriff": None, "tie": [], "rule": "most_votes", "detail": "包子 2"}
-    assert [(v["voter"], v["valid"], v["reason"], v["weight"]) for v in out["votes"]] == [
-        ("饺子", True, None, 2), ("汤圆", False, "no_reason", 1)]
+    assert out["result"] == {"out": "包子", "sheriff": None, "tie": [], "rule": "most_votes", "detail": "包子 2票",
+                             "effect": "out"}
+    assert [(v["voter"], v["valid"], v["reason"], v["weight"], v["counted"]) for v in out["votes"]] == [
+        ("饺子", True, None, 2, True), ("汤圆", False, "no_reason", 1, False)]
     assert out["votes"][0]["time"] == "2026-11-30T10:01:00+08:00"
     assert set(out["result"]) >= {"out", "sheriff", "tie", "rule"}
 

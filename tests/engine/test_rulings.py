@@ -7,7 +7,7 @@ from datetime import timedelta
 
 import pytest
 
-from engine.reasons import PRECEDENCE, Reason, describe
+from engine.reasons import PRECEDENCE, Reason, describe, describe_en
 from engine.rules import PRESETS
 from engine.rulings import rule_votes
 from engine.state import GameState, StateError
@@ -169,7 +169,7 @@ def test_rule_votes__time(kind, when, minute, expected):
 def test_rule_votes__minute_precision_is_noted():
     thread = Thread()
     thread.post("饺子", vote("包子"), when=at(30, 21, 30), minute=True)
-    assert "minute-precise" in rulings_of(thread)[0].detail
+    assert "发帖时间只精确到分钟" in rulings_of(thread)[0].detail
 
 
 def test_rule_votes__deadline_post_orders_the_same_second():
@@ -235,7 +235,7 @@ def test_precedence__is_the_issue_order():
     """The issue's order, after the director's own ruling on a post (which overrides all)."""
     groups = [
         ["director_void"],
-        ["voter_not_player", "voter_out"],
+        ["voter_not_player", "voter_out", "voter_not_allowed"],
         ["before_start", "late"],
         ["no_target", "bad_format", "two_targets", "mixed_kinds", "no_reason"],
         ["vote_after_vote", "change_without_vote", "change_without_quote",
@@ -247,9 +247,25 @@ def test_precedence__is_the_issue_order():
 
 
 @pytest.mark.parametrize("reason", list(Reason), ids=[r.value for r in Reason])
-def test_describe__every_reason_has_chinese_and_english(reason):
+def test_describe__every_reason_in_chinese_for_readers_english_for_logs(reason):
+    """Directors and players read Chinese only; operators' logs may say it in English."""
     text = describe(reason)
-    assert any("\u4e00" <= c <= "\u9fff" for c in text) and any(c.isascii() and c.isalpha() for c in text)
+    assert any("\u4e00" <= c <= "\u9fff" for c in text) and not any(c.isascii() and c.isalpha() for c in text)
+    assert any(c.isascii() and c.isalpha() for c in describe_en(reason))
+
+
+@pytest.mark.parametrize("minutes, text", [
+    (60, "截止前一小时内不得改票"), (10, "截止前10分钟内不得改票"), (120, "截止前2小时内不得改票"),
+    (90, "截止前90分钟内不得改票")])
+def test_describe__the_change_window_says_the_configured_minutes(minutes, text):
+    """Issue 12 item 11: with a 10-minute window the ruling must not say 截止前一小时内不得改票."""
+    assert describe(Reason.CHANGE_IN_WINDOW, change_window_minutes=minutes) == text
+    thread = Thread()
+    first = thread.post("饺子", vote("包子"))
+    thread.post("饺子", change("汤圆"), quotes=(first.pid,), when=DAY2.deadline - timedelta(minutes=minutes) + timedelta(seconds=30))
+    rules = replace(RULES, change_window_minutes=minutes)
+    ruling = rule_votes(thread.ballots, game(), 2, rules)[1]
+    assert ruling.reason is Reason.CHANGE_IN_WINDOW and text in ruling.detail
 
 
 # --- edits and substitutes ---------------------------------------------------------------

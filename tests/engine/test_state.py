@@ -10,7 +10,7 @@ from engine.state import StateError
 from tests.engine.builders import TALK_TID, Thread, at, game
 
 
-def test_state__operations_return_new_state_and_log():
+def test_state__operations_return_new_state_with_events():
     start = game()
     state = (start.put_out("汤圆", at(30, 9, 30), "夜晚出局")
              .set_sheriff("饺子", why="第一日当选")
@@ -18,8 +18,8 @@ def test_state__operations_return_new_state_and_log():
              .substitute("月饼", "替补甲", at(30, 10, 0), "原玩家离开")
              .alias("饺", "饺子"))
     assert not start.is_out("汤圆") and state.is_out("汤圆")
-    assert [c.op for c in state.log] == ["out", "set_sheriff", "reveal_idiot", "substitute", "alias"]
-    assert state.log[0].describe() == "out(player=汤圆) at 2026-11-30T09:30:00+08:00 (夜晚出局)"
+    assert [e.kind.value for e in state.events] == ["out", "sheriff", "idiot"]
+    assert state.events[0].describe() == "11-30 09:30 汤圆 夜晚出局"
     assert state.seat_of("替补甲") == "月饼" and state.seat_of("导演") is None
 
 
@@ -30,10 +30,14 @@ def test_state__out_from_the_moment():
 
 
 @pytest.mark.parametrize("op, message", [
-    (lambda s: s.put_out("路人", None, ""), "'路人' is not a player"),
-    (lambda s: s.put_out("汤圆", None, "").put_out("汤圆", None, ""), "汤圆 is already out"),
-    (lambda s: s.substitute("路人", "替补"), "'路人' plays no seat"),
-    (lambda s: s.day(9), r"day 9 is not configured \(days: 1, 2\)"),
+    (lambda s: s.put_out("路人", None, ""), "“路人”不是玩家"),
+    (lambda s: s.put_out("汤圆", None, "").put_out("汤圆", None, ""), "汤圆 已.*出局"),
+    (lambda s: s.substitute("路人", "替补"), "“路人”不是任何座位的账号"),
+    (lambda s: s.day(9), r"没有第9日（已配置：1, 2）"),
+    (lambda s: s.substitute("饺子", "饺子"), "“饺子”就是玩家 饺子"),
+    (lambda s: s.substitute("饺子", "ＢＡＯ子".replace("ＢＡＯ", "包")), "就是玩家 包子"),
+    (lambda s: s.alias("包子", "饺子"), "“包子”就是玩家 包子 的名字"),
+    (lambda s: s.lose_identity("饺子", None), "只有双身份规则"),
 ])
 def test_state__errors_name_the_thing(op, message):
     with pytest.raises(StateError, match=message):

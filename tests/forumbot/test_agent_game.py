@@ -85,8 +85,11 @@ def test_agent_game__announcements_in_the_progress_thread(game):
     messages = _bot_messages(game, "progress")
     assert len(messages) == 2
     day2, day3 = messages
-    assert "【公示】第2日" in day2 and "昨夜出局（按出局顺序）：汤圆" in day2 and "饺子[/b] 当选警长" in day2
-    assert "【公示】第3日" in day3 and "[b]包子[/b] 出局" in day3 and "昨夜出局（按出局顺序）：Alice" in day3
+    assert "【公示】第2日" in day2 and "第1日投票结果：[b]饺子 当选警长[/b]" in day2
+    assert "出局（按时间顺序）：\n1. 汤圆：出局（夜晚）\n" in day2
+    # every out since the last announcement, in the order it took effect: the vote, then the night
+    assert "【公示】第3日" in day3 and "第2日投票结果：[b]包子 出局（平票：包子、月饼；警长投票对象出局）[/b]" in day3
+    assert "1. 包子：出局（投票）\n2. Alice：出局（夜晚）" in day3
     assert "现任警长：饺子" in day3
 
 

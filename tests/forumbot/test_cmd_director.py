@@ -67,12 +67,12 @@ def test_cmd_status__shows_day_tally_and_waiting_drafts(played):
 def test_cmd_drafts_show_approve__final_count(played):
     _, config = played
     listing = invoke(config, "drafts")
-    assert "final_count" in listing.output
+    assert "最终计票" in listing.output
     draft_id = int(listing.output.split("#", 1)[1].split()[0])
     shown = invoke(config, "show", str(draft_id))
     assert shown.exit_code == 0 and "【最终计票】" in shown.output
     approved = invoke(config, "approve", str(draft_id))
-    assert approved.exit_code == 0 and "approved" in approved.output
+    assert approved.exit_code == 0 and "已批准" in approved.output
     assert ("director", "outbox.approved") in audit_actions(config)
 
 
@@ -91,17 +91,17 @@ def test_cmd_reject__needs_a_reason_and_is_audited(played):
 
 def test_cmd_out_and_sheriff__change_state_and_name_bad_players(played):
     _, config = played
-    bad = invoke(config, "out", "路人甲", "--why", "other")
-    assert bad.exit_code != 0 and "not a player" in bad.output and "Traceback" not in bad.output
-    assert invoke(config, "sheriff", "bob_2").exit_code == 0
+    bad = invoke(config, "out", "路人甲", "--why", "other", "--yes")
+    assert bad.exit_code != 0 and "不是玩家" in bad.output and "Traceback" not in bad.output
+    assert invoke(config, "sheriff", "bob_2", "--yes").exit_code == 0
     status = json.loads(invoke(config, "status", "--json").output)
     assert status["sheriff"] == "bob_2"
-    assert invoke(config, "sheriff", "饺子").exit_code == 0
+    assert invoke(config, "sheriff", "饺子", "--yes").exit_code == 0
 
 
 def test_cmd_alias_and_retally(played):
     _, config = played
-    assert invoke(config, "alias", "小笼包", "小笼").exit_code == 0
+    assert invoke(config, "alias", "小笼包", "小笼", "--yes").exit_code == 0
     result = invoke(config, "retally", "--day", "2", "--json")
     assert result.exit_code == 0
     assert json.loads(result.output)["counts"] == {"包子": 3, "月饼": 3}
@@ -110,7 +110,7 @@ def test_cmd_alias_and_retally(played):
 def test_cmd_card__ladder_and_notice_draft(played):
     _, config = played
     result = invoke(config, "card", "月饼", "blue", "--why", "消极发言")
-    assert result.exit_code == 0 and "notice draft" in result.output
+    assert result.exit_code == 0 and "判罚通知草稿" in result.output
     rt = open_runtime(config)
     notices = [d for d in rt.outbox.drafts() if d.kind is DraftKind.CARD_NOTICE and "月饼" in d.body]
     assert notices and "蓝牌" in notices[-1].body
@@ -120,21 +120,22 @@ def test_cmd_card__ladder_and_notice_draft(played):
 
 def test_cmd_night__drafts_the_morning_announcement(played):
     _, config = played
-    result = invoke(config, "night", "--day", "3", "--out", "Alice")
-    assert result.exit_code == 0 and "announcement draft" in result.output
+    result = invoke(config, "night", "--day", "3", "--out", "Alice", "--yes")
+    assert result.exit_code == 0 and "第3日公示草稿" in result.output
     rt = open_runtime(config)
     (draft,) = [d for d in rt.outbox.drafts() if d.kind is DraftKind.ANNOUNCEMENT and d.day == 3]
-    assert "昨夜出局（按出局顺序）：Alice" in draft.body
+    assert "Alice：出局（夜晚）" in draft.body
     rt.close()
 
 
 def test_cmd_accelerate_substitute_count_now(played):
     _, config = played
-    assert invoke(config, "substitute", "烧卖", "替补甲").exit_code == 0
+    assert invoke(config, "substitute", "烧卖", "替补甲", "--yes").exit_code == 0
     late = invoke(config, "count-now")  # 21:50: day 2's voting is over
-    assert late.exit_code != 0 and "voting is over" in late.output
-    assert invoke(config, "accelerate", "--day", "9").exit_code != 0  # no such day: one line
-    assert invoke(config, "accelerate", "--day", "3").exit_code == 0
+    assert late.exit_code != 0 and "投票已截止" in late.output
+    assert invoke(config, "count-now", "--day", "3").exit_code != 0  # not started yet
+    assert invoke(config, "accelerate", "--day", "9", "--yes").exit_code != 0  # no such day: one line
+    assert invoke(config, "accelerate", "--day", "3", "--yes").exit_code == 0
 
 
 def test_cmd_errors__bad_config_names_the_key(tmp_path):
@@ -167,12 +168,15 @@ def test_cmd_status__counts_acceleration_requests(played):
                   html="申请加速", text="申请加速")
              for i, name in enumerate(["饺子", "包子", "bob_2"])]
     rt.store.record_posts(posts, when)
+    # before the deadline: the requests and the 14人简易 quorum (more than half of the living)
+    status = director.status(rt, at(2, "20:30"))
     rt.close()
-    data = json.loads(invoke(config, "status", "--json").output)["acceleration"]
-    assert [r["player"] for r in data["requests"]] == ["饺子", "包子", "bob_2"]
-    assert (data["needed"], data["enough"]) == (4, False)  # 7 living: more than half is 4
-    text = invoke(config, "status").output
-    assert "加速 requests: 3/7 living, 4 needed" in text
+    data = status.acceleration
+    assert [r[0] for r in data.requests] == ["饺子", "包子", "bob_2"]
+    assert (data.needed, data.enough) == (4, False)  # 7 living: more than half is 4
+    assert "加速申请 3/7 人（需要 4 人，超过存活玩家的一半），未达到" in data.describe()
+    # after the deadline the day cannot be accelerated any more: status does not offer it
+    assert json.loads(invoke(config, "status", "--json").output)["acceleration"] is None
 
 
 def test_cmd_card__accepting_a_proposal_with_another_card(played):
@@ -195,9 +199,9 @@ def test_cmd_card__accepting_a_proposal_with_another_card(played):
 
 def test_cmd_idiot__recorded_for_the_following_votes(played):
     _, config = played
-    assert invoke(config, "idiot", "路人甲").exit_code != 0
-    result = invoke(config, "idiot", "小笼包")
-    assert result.exit_code == 0 and "votes count 0" in result.output
+    assert invoke(config, "idiot", "路人甲", "--yes").exit_code != 0
+    result = invoke(config, "idiot", "小笼包", "--yes")
+    assert result.exit_code == 0 and "小笼包 发动【若愚】" in result.output
     rt = open_runtime(config)
     try:
         from forumbot.game import current_state
@@ -216,11 +220,14 @@ def test_cmd_void__the_directors_ruling_on_one_post(played):
     (pid,) = [p.pid for p in rt.store.posts_in_thread(game.world.tids["vote2"])
               if p.author == "烧卖" and "投票对象" in p.text]
     rt.close()
-    assert invoke(config, "void", "999999", "--why", "x").exit_code != 0  # never seen: one line
-    assert invoke(config, "void", str(pid)).exit_code != 0  # --why is required
-    result = invoke(config, "void", str(pid), "--why", "串号嫌疑")
+    assert invoke(config, "void", "999999", "--why", "x", "--yes").exit_code != 0  # never seen: one line
+    assert invoke(config, "void", str(pid), "--yes").exit_code != 0  # --why is required
+    asked = invoke(config, "void", str(pid), "--why", "串号嫌疑", input="n\n")  # shown, not done
+    assert asked.exit_code != 0 and "4楼 烧卖：有效，计入 → 废票：导演判定无效" in asked.output
+    assert "未执行" in asked.output
+    result = invoke(config, "void", str(pid), "--why", "串号嫌疑", input="y\n")
     assert result.exit_code == 0, result.output
-    assert "day 2 recounted" in result.output
+    assert "已记录事件" in result.output
     data = json.loads(invoke(config, "retally", "--day", "2", "--json").output)
     assert data["counts"]["包子"] == 2
     (ruling,) = [v for v in data["votes"] if v["pid"] == pid]

@@ -134,3 +134,69 @@ def test_cmd_tally__errors_are_one_line(tmp_path, x3_dir):
 def test_cmd_tally__help_has_an_example():
     result = CliRunner().invoke(main, ["tally", "--help"])
     assert result.exit_code == 0 and "Example" in result.output and "--json" in result.output
+
+
+EVENTS = """
+[[events]]
+kind = "out"
+player = "烧卖"
+why = "night"
+day = 2
+
+[[events]]
+kind = "out"
+player = "汤圆"
+why = "card"
+at = "2026-11-30T00:25:30+08:00"
+"""
+
+
+def test_cmd_tally__honours_events_exactly_as_the_agent_does(tmp_path, x3_dir):
+    """SPEC §8/§9: [[events]] in the config. 烧卖 died in the night (out from the day's
+    start: his vote is voter_out); 汤圆 was sent off at 00:25:30, before the deadline: his
+    standing change is dropped and 饺子's change to him (00:25:21) counts for no one — valid,
+    not counted. The agent, given the same events through the director's library, agrees."""
+    from forumbot import gamelog
+    from forumbot.game import count_day
+    from forumbot.offline import read_posts
+    from forumbot.runtime import open_runtime
+    from forumbot.simulator import SimClock
+
+    config = tmp_path / "game.toml"
+    base = CONFIG.format(ruleset="s10", day=2).replace("change_window_minutes = 0\n",
+                                                       'change_window_minutes = 0\nsheriff = "月饼"\n')
+    config.write_text(base + EVENTS, encoding="utf-8")
+    files = [str(x3_dir / f"viewthread-tid2-page{n}.html") for n in (1, 2, 3)]
+    result = CliRunner().invoke(main, ["tally", "--config", str(config), "--day", "2", "--pages", *files, "--json"])
+    assert result.exit_code == 0, result.output
+    offline = json.loads(result.output)
+    by_pid = {v["pid"]: v for v in offline["votes"]}
+    assert (by_pid[16]["reason"], by_pid[16]["counted"]) == ("voter_out", False)
+    assert (by_pid[11]["valid"], by_pid[11]["counted"], by_pid[11]["dropped"]) == (True, False, "voter_out")
+    assert (by_pid[15]["valid"], by_pid[15]["counted"], by_pid[15]["dropped"]) == (True, False, "target_out")
+    assert all("counted" in v for v in offline["votes"])
+    assert "饺子" not in offline["non_voters"] and offline["sheriff_at_deadline"] == "月饼"
+
+    agent_config = tmp_path / "agent.toml"
+    agent_config.write_text(base + f'\n[agent]\ndatabase = "{tmp_path / "agent.sqlite"}"\n', encoding="utf-8")
+    clock = SimClock(start=offline_time("2026-11-30T00:30:00+08:00"))
+    rt = open_runtime(agent_config, clock=clock)
+    try:
+        rt.store.record_posts(read_posts(files, rt.config), clock.now())
+        # entered late, in another order, through the director's library
+        gamelog.enter(rt, gamelog.EventSpec("out", player="汤圆", why="card",
+                                            at=offline_time("2026-11-30T00:25:30+08:00")), clock.now())
+        gamelog.enter(rt, gamelog.EventSpec("night", day=2, players=("烧卖",)), clock.now())
+        live = count_day(rt.config, rt.store, 2).data
+    finally:
+        rt.close()
+    keys = ("pid", "valid", "reason", "counted", "dropped", "weight", "target", "final")
+    assert [tuple(v[k] for k in keys) for v in live["votes"]] == [tuple(v[k] for k in keys) for v in offline["votes"]]
+    for key in ("counts", "abstain", "non_voters", "result", "sheriff_at_deadline"):
+        assert live[key] == offline[key], key
+
+
+def offline_time(text: str):
+    from datetime import datetime
+
+    return datetime.fromisoformat(text)

@@ -122,3 +122,87 @@ def test_load_config__missing_file(tmp_path: Path):
 def test_parse_config__missing_game_table():
     with pytest.raises(ConfigError, match=r"config.toml: \[game\]: missing table"):
         parse_config('[forum]\ntimezone = "Asia/Shanghai"\n')
+
+
+def test_parse_config__events_in_game_time():
+    """SPEC §8/§9: [[events]] with game time; ``day`` gives §9's default time."""
+    text = SPEC_EXAMPLE.replace('out = ["汤圆"]', "out = []") + """
+[[events]]
+at = "2026-11-30T09:30:00+08:00"
+kind = "out"
+player = "汤圆"
+why = "night"
+
+[[events]]
+kind = "out"
+player = "包子"
+why = "vote"
+day = 2
+
+[[events]]
+kind = "sheriff"
+player = "饺子"
+at = "2026-11-30T21:30:00+08:00"
+"""
+    state = parse_config(text).state
+    assert state.is_out("汤圆", datetime(2026, 11, 30, 9, 30, tzinfo=CN))
+    assert not state.is_out("汤圆", datetime(2026, 11, 30, 9, 29, tzinfo=CN))
+    assert state.out_record("包子").at == datetime(2026, 11, 30, 21, 30, tzinfo=CN)
+
+
+EVENT_ERRORS = {
+    "unknown kind": ('kind = "resurrect"\nplayer = "汤圆"\nat = "2026-11-30T10:00:00"',
+                     "[[events]] #1.kind: unknown event kind 'resurrect'"),
+    "unknown key": ('kind = "out"\nplayer = "汤圆"\nwhy = "night"\nday = 2\nwhen = 1',
+                    "[[events]] #1.when: unknown key"),
+    "bad why": ('kind = "out"\nplayer = "汤圆"\nwhy = "struck"\nat = "2026-11-30T10:00:00"',
+                "[[events]] #1.why: 'struck' is not one of vote, night, card, lover, hunter, other"),
+    "no time": ('kind = "out"\nplayer = "汤圆"\nwhy = "hunter"', "[[events]] #1.at: missing"),
+    "stranger": ('kind = "out"\nplayer = "路人"\nwhy = "night"\nday = 2', "[[events]] #1.player: '路人' is not in"),
+    "out twice": ('kind = "out"\nplayer = "汤圆"\nwhy = "night"\nday = 2', "[[events]] #1: 汤圆 已"),
+    "identity in s10": ('kind = "identity_lost"\nplayer = "包子"\nwhy = "night"\nday = 2',
+                        "[[events]] #1: 只有双身份规则"),
+}
+
+
+@pytest.mark.parametrize("body, message", EVENT_ERRORS.values(), ids=EVENT_ERRORS.keys())
+def test_parse_config__bad_events_name_the_entry(body, message):
+    with pytest.raises(ConfigError) as info:
+        parse_config(SPEC_EXAMPLE + "\n[[events]]\n" + body + "\n", "config.toml")
+    assert message in str(info.value)
+
+
+def test_parse_config__an_unknown_top_level_table_is_an_error_naming_it():
+    with pytest.raises(ConfigError, match=r"config.toml: \[agnet\]: unknown table"):
+        parse_config(SPEC_EXAMPLE + '\n[agnet]\npoll_interval_seconds = 30\n', "config.toml")
+
+
+def test_register_table__lets_another_part_add_its_own_table():
+    from forumbot import config as module
+
+    with pytest.raises(ConfigError, match=r"\[notify\]"):
+        parse_config(SPEC_EXAMPLE + '\n[notify]\nemail = "x"\n')
+    module.register_table("notify")
+    try:
+        assert parse_config(SPEC_EXAMPLE + '\n[notify]\nemail = "x"\n').raw["notify"] == {"email": "x"}
+    finally:
+        module.TOP_LEVEL_TABLES.discard("notify")
+
+
+@pytest.mark.parametrize("players", [["Alice", "ALICE"], ["Alice", "Ａｌｉｃｅ"], ["饺子", " 饺子 "]])
+def test_parse_config__names_that_fold_together_are_an_error(players):
+    """Issue 12 item 9: NFKC + case folding makes them one name to the tally."""
+    import json
+
+    text = SPEC_EXAMPLE.replace('players = ["饺子", "包子", "汤圆"]',
+                                f'players = ["饺子", "包子", "汤圆", {json.dumps(players[0])}, {json.dumps(players[1])}]'
+                                if players[0] != "饺子" else
+                                f'players = ["饺子", "包子", "汤圆", {json.dumps(players[1])}]')
+    with pytest.raises(ConfigError, match=r"\[game\].players: .* the same name"):
+        parse_config(text, "config.toml")
+
+
+def test_parse_config__an_alias_that_is_a_players_name_is_an_error():
+    text = SPEC_EXAMPLE.replace('"饺" = "饺子"', '"包子" = "饺子"')
+    with pytest.raises(ConfigError, match=r"\[game.aliases\].包子: “包子”就是玩家 包子"):
+        parse_config(text, "config.toml")

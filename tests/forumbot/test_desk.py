@@ -242,7 +242,7 @@ FORMS = [
     ("night", "/night", {"day": "2", "out": "汤圆"}, "event.night",
      lambda rt: rt.store.night_result(2).out == ("汤圆",) and rt.outbox.by_dedupe_key("announcement:day2")
      or pytest.fail("no night")),
-    ("out", "/out", {"player": "包子", "why": "vote"}, "event.out",
+    ("out", "/out", {"player": "包子", "why": "hunter"}, "event.out",
      _check_state(lambda s: s.is_out("包子") or pytest.fail("not out"))),
     ("sheriff", "/sheriff", {"player": "饺子"}, "event.sheriff",
      _check_state(lambda s: s.sheriff == "饺子" or pytest.fail(s.sheriff))),
@@ -292,7 +292,7 @@ def test_desk__domain_error_is_a_message_not_a_traceback(desk):
     before = len(_audit(desk))
     response = desk.post("/sheriff", {"player": "不存在"})
     page = desk.client.get(response.headers["Location"]).get_data(as_text=True)
-    assert 'class="flash error"' in page and "未执行" in page and "is not a player" in page
+    assert 'class="flash error"' in page and "未执行" in page and "不是玩家" in page
     assert len(_audit(desk)) == before
 
 

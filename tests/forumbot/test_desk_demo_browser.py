@@ -248,8 +248,8 @@ def test_desk_demo_browser__announcements_once_in_the_progress_thread(run):
     announcements = [p.message for p in game.sim.posts(game.world.tids["progress"]) if p.author == BOT]
     assert len(announcements) == 2
     day2, day3 = announcements
-    assert "【公示】第2日" in day2 and "昨夜出局（按出局顺序）：汤圆" in day2 and "饺子[/b] 当选警长" in day2
-    assert "【公示】第3日" in day3 and "[b]包子[/b] 出局" in day3 and "昨夜出局（按出局顺序）：Alice" in day3
+    assert "【公示】第2日" in day2 and "1. 汤圆：出局（夜晚）" in day2 and "饺子 当选警长" in day2
+    assert "【公示】第3日" in day3 and "1. 包子：出局（投票）\n2. Alice：出局（夜晚）" in day3
     published = [d for d in game.rt.outbox.drafts(DraftState.PUBLISHED) if d.kind is DraftKind.ANNOUNCEMENT]
     assert sorted(d.id for d in published) == [d for _, _, d in run.nights]
     others = [t for t in game.world.tids if t != "progress"]

@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from forumbot.render import BBCode, bb_escape, make_environment, render
-from forumbot.views import AnnouncementView, CardLine, count_view, format_left
+from forumbot.views import AnnouncementView, CardLine, OutLine, count_view, format_left
 
 TZ = ZoneInfo("Asia/Shanghai")
 DEADLINE = datetime(2026, 11, 30, 21, 30, tzinfo=TZ)
@@ -109,17 +109,35 @@ def test_templates__balanced_bbcode_tags():
         assert opened == text.count(f"[/{tag}]"), tag
 
 
-def test_announcement__order_of_night_deaths_and_no_identities():
+def test_announcement__every_out_in_order_with_why_and_no_identities():
+    """SPEC §9: every out since the last announcement in the order it took effect (daytime
+    outs, then the vote-out, then the night), with why; 公示出局名单时按角色出局的顺序排序."""
     view = AnnouncementView(
-        day=3, vote_day=2, voted_out="包子", vote_note=None, elected=None, night_out=("汤圆", "Alice"),
-        sheriff="饺子", cards=(CardLine("月饼", "黄牌", "未投票"),), alive=("饺子", "月饼"),
+        day=3, vote_day=2, vote_line="包子 出局",
+        outs=(OutLine("烧卖", "出局", "猎人开枪", "12-02 15:00"), OutLine("包子", "出局", "投票"),
+              OutLine("汤圆", "出局", "夜晚"), OutLine("Alice", "出局", "夜晚")),
+        night_quiet=False, sheriff="饺子", cards=(CardLine("月饼", "黄牌", "未投票"),), alive=("饺子", "月饼"),
         next_deadline="2026-12-01 21:30",
     )
     text = render(make_environment(), "announcement.bbcode.j2", {"a": view})
-    assert "第2日投票结果：[b]包子[/b] 出局" in text
-    assert "昨夜出局（按出局顺序）：汤圆、Alice" in text
+    assert "第2日投票结果：[b]包子 出局[/b]" in text
+    assert ("出局（按时间顺序）：\n1. 烧卖：出局（猎人开枪，12-02 15:00）\n2. 包子：出局（投票）\n"
+            "3. 汤圆：出局（夜晚）\n4. Alice：出局（夜晚）") in text
+    assert "平安夜" not in text
     assert "现任警长：饺子" in text
     assert "月饼：黄牌（未投票）" in text
+
+
+def test_announcement__dual_says_identity_death_and_a_vacant_badge():
+    """双身份: 公示身份死亡/出局名单时按角色身份死亡/出局的时间顺序排序."""
+    view = AnnouncementView(
+        day=3, vote_day=2, vote_line="包子 身份死亡", outs=(OutLine("包子", "身份死亡", "投票"),),
+        night_quiet=True, sheriff=None, badge_vacant=True, badge_note="等待原警长 饺子 指定继任者", dual=True,
+    )
+    text = render(make_environment(), "announcement.bbcode.j2", {"a": view})
+    assert "身份死亡/出局（按时间顺序）：\n1. 包子：身份死亡（投票）" in text
+    assert "昨夜平安夜，无人身份死亡。" in text
+    assert "警长：空缺（等待原警长 饺子 指定继任者）" in text
 
 
 @pytest.mark.parametrize(
