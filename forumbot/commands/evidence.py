@@ -9,6 +9,7 @@ import click
 
 from forumbot.commands._common import config_option, friendly, runtime
 from forumbot.evidence import export_day, write
+from forumbot.evidence.export import not_yet_public
 from forumbot.store.records import Actor
 
 __all__ = ["commands", "evidence"]
@@ -46,17 +47,23 @@ def evidence(config_path: str, day: int, out: str) -> None:
     live = data["live_tally"]
     if live is None:
         click.echo("  数据库中没有这一天的实时计票：文件只能复核，无法比对。")
-        return
-    click.echo(f"  实时计票：第 {live['version']} 版，保存于 {live['saved_at']}")
-    check = data["export_check"]
-    if check["recount_equals_live"]:
-        click.echo("  按文件复核的结果与实时计票一致。")
     else:
-        click.echo("  注意：按文件复核的结果与数据库中最新的实时计票不一致（实时计票可能尚未按最新的帖子或事件更新，"
-                   "可先运行 forumbot retally --day N 再导出）：", err=True)
-        for line in check["differences"]:
-            click.echo(f"    {line}", err=True)
+        click.echo(f"  实时计票：第 {live['version']} 版，保存于 {live['saved_at']}")
+        check = data["export_check"]
+        if check["recount_equals_live"]:
+            click.echo("  按文件复核的结果与实时计票一致。")
+        else:
+            click.echo("  注意：按文件复核的结果与数据库中最新的实时计票不一致（实时计票可能尚未按最新的帖子或事件更新，"
+                       f"可先运行 forumbot retally --day {day} 再导出）：", err=True)
+            for line in check["differences"]:
+                click.echo(f"    {line}", err=True)
     click.echo(f"  复核：forumbot tally --evidence {out}")
+    secrets = not_yet_public(data)
+    if secrets:
+        click.echo("  注意：文件包含整局的事件记录（复核需要），其中有这一天截止后才生效的事件或身份信息，"
+                   "交给玩家之前请确认它们都已公开：", err=True)
+        for line in secrets:
+            click.echo(f"    {line}", err=True)
 
 
 def _write(data: dict, path: Path) -> str:

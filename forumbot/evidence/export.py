@@ -73,7 +73,7 @@ def export_day(config: GameConfig, store: Store, day: int, *, now: datetime) -> 
         "forumbot": __version__,
         "exported_at": now.isoformat(),
         "game": {
-            "config_file": str(config.path),
+            "config_file": config.path.name,  # not the folder: the file may leave this machine
             "game": store.game_key,
             "timezone": config.forum.timezone,
             "read_source": store.get_meta("read_source"),
@@ -102,6 +102,25 @@ def export_day(config: GameConfig, store: Store, day: int, *, now: datetime) -> 
 
 
 # ---------------------------------------------------------------------------- the game
+
+
+def not_yet_public(data: dict[str, Any]) -> list[str]:
+    """What in an evidence file a director may not want players to read yet: events that
+    took effect after the day's deadline (a night entered before its announcement, later
+    days' outs) and the scapegoat's name (双身份: an identity). The file keeps them — the
+    live count replayed the whole log, and so must the recount — so the export says so."""
+    deadline = datetime.fromisoformat(data["day"]["deadline"])
+    lines = []
+    for e in data["events"]:
+        when = e["game_at"]
+        if e["standing"] and e["kind"] != "retract" and when and datetime.fromisoformat(when) > deadline:
+            lines.append(f"#{e['id']} {e['说明']}（{when[5:16].replace('T', ' ')} 生效）")
+    goats = [e["player"] for e in data["setup"]["events"] if e["kind"] == "scapegoat" and e["player"]]
+    goats += [e["payload"].get("player") for e in data["events"] if e["kind"] == "scapegoat"
+              and e["payload"].get("player")]
+    if goats:
+        lines.append(f"替罪羊：{'、'.join(dict.fromkeys(goats))}")
+    return lines
 
 
 def _plain(value: Any) -> Any:

@@ -221,3 +221,25 @@ def test_cmd_evidence__export_says_when_the_live_tally_is_behind(tmp_path):
     assert result.exit_code == 0
     assert "不一致" in result.output and "retally" in result.output
     assert run("--evidence", str(out), "--json").exit_code == 3
+
+
+def test_cmd_evidence__export_names_what_players_may_not_know_yet(tmp_path):
+    """The file carries the whole event log (the recount needs it): the export lists the
+    events after the day's deadline and the scapegoat before the file is handed out."""
+    from forumbot.gamelog import EventSpec
+    from tests.forumbot.test_evidence import dual_scapegoat_and_voters
+
+    g, day, _ = dual_scapegoat_and_voters(tmp_path)
+    try:
+        g.rt.store.save_tally(day, g.tally(day), at=at(day, "21:45"))
+        g.enter(EventSpec("night", day=3, players=("月饼",)), at(2, "23:00"))
+    finally:
+        g.close()
+    out = tmp_path / "day2.json"
+    result = CliRunner().invoke(main, ["evidence", "--config", str(tmp_path / "game.toml"), "--day", "2",
+                                       "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "交给玩家之前请确认" in result.stderr
+    assert "第3日前夜：月饼" in result.stderr and "替罪羊：烧卖" in result.stderr
+    assert "第2日前夜" not in result.stderr  # in effect during the day: nothing to hide
+    assert run("--evidence", str(out), "--json").exit_code == 0  # the later night changes nothing of day 2
