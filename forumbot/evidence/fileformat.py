@@ -316,10 +316,8 @@ class _Reader:
             at=entered,
             game_at=self.time(table, "game_at", where, null=True),
         )
-        try:  # what the replay reads of a retraction or a correction
-            event.retracts, event.corrects  # noqa: B018
-        except (KeyError, TypeError, ValueError):
-            raise self.fail(f"{where}.payload", "撤销或更正的事件编号无法读取") from None
+        if not _names_its_target(event):
+            raise self.fail(f"{where}.payload", "撤销或更正的事件编号无法读取")
         return event
 
     def post(self, table: Any, where: str, roles: dict[int, str]) -> EvidencePost:
@@ -359,6 +357,15 @@ class _Reader:
             return post_from_dict({k: v for k, v in table.items() if k != "seen_at"})
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise self.fail(where, f"帖子内容无法读取（{type(exc).__name__}: {exc}）") from None
+
+
+def _names_its_target(event: Event) -> bool:
+    """A retraction or a correction names the event it takes back (the replay reads it)."""
+    try:
+        taken = event.retracts if event.kind is EventKind.RETRACT else event.corrects
+    except (KeyError, TypeError, ValueError):
+        return False
+    return taken is not None or event.kind is not EventKind.RETRACT
 
 
 def _kind_zh(kinds: tuple[type, ...]) -> str:

@@ -107,8 +107,7 @@ def corrections_and_acceleration(tmp: Path) -> tuple[StoreGame, int, list]:
     """An alias, a substitute account, a post ruled void, a corrected night and an
     accelerated day that voids the changes (14人简易)."""
     g = store_game(tmp, "simple14", sheriff="饺子")
-    g.rt.store.record_posts([], at(2, "09:00"))
-    first = g.vote(2, "10:00", "饺子", "包", key="jz")
+    g.vote(2, "10:00", "饺子", "包", key="jz")
     g.vote(2, "10:10", "包子小号", "汤圆")
     spam = g.vote(2, "10:20", "月饼", "包子")
     g.change(2, "11:00", "饺子", "汤圆", quote="jz")
@@ -119,7 +118,6 @@ def corrections_and_acceleration(tmp: Path) -> tuple[StoreGame, int, list]:
     night = g.enter(EventSpec("night", day=2, players=("汤圆",)), at(2, "12:03"))
     gamelog.correct(g.rt, night.event.id, EventSpec("night", day=2, players=("小笼包",)), "报错了人", at(2, "12:04"))
     g.enter(EventSpec("accelerated", day=2), at(2, "15:00"))
-    assert first
     return g, 2, ["alias", "void", "night"]
 
 
