@@ -286,13 +286,19 @@ class Agent:
     def poll_thread(self, tid: int, now: datetime, report: TickReport, *, rescan: bool = False) -> None:
         store = self.rt.store
         saved = None if rescan else store.cursor(tid)
+        began = self.rt.clock.now()
         if saved is None:
             posts, cursor = self.backfill(tid)
             store.set_meta(f"read_whole:{tid}", now.isoformat())
         else:
             old = ClientCursor(tid, saved.last_page, saved.last_pid or 0, saved.total_pages, saved.ppp)
             posts, cursor = self.client.read_new(old)
-        result = store.record_posts(posts, now)
+        with store.write():  # the posts and the read that carried them (forumbot evidence)
+            result = store.record_posts(posts, now)
+            store.record_fetch(tid, kind="rescan" if rescan else "poll" if saved else "backfill",
+                               first_page=saved.last_page if saved else 1, last_page=cursor.last_page,
+                               total_pages=cursor.total_pages, pids=[p.pid for p in posts], result=result,
+                               started_at=began, ended_at=self.rt.clock.now())
         store.save_cursor(ThreadCursor(cursor.tid, cursor.last_page, cursor.last_pid,
                                        cursor.total_pages, cursor.ppp, now))
         report.new_posts += len(result.new)

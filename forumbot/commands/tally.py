@@ -1,4 +1,4 @@
-"""``forumbot tally``: recount a day from saved thread pages (SPEC §7)."""
+"""``forumbot tally``: recount a day from saved thread pages (SPEC §7), or from an evidence file."""
 
 from __future__ import annotations
 
@@ -70,25 +70,44 @@ def _summary(report: dict[str, Any]) -> Table:
 
 
 @click.command("tally")
-@click.option("--config", "config_path", required=True, type=click.Path(dir_okay=False),
-              help="The game config (TOML), e.g. config.toml.")
-@click.option("--day", required=True, type=click.IntRange(min=1), help="The day to tally (1 = sheriff election).")
-@click.option("--pages", "pages", required=True, multiple=True, type=click.Path(dir_okay=False),
+@click.option("--config", "config_path", type=click.Path(dir_okay=False),
+              help="The game config (TOML), e.g. config.toml. Not needed with --evidence.")
+@click.option("--day", type=click.IntRange(min=1), help="The day to tally (1 = sheriff election).")
+@click.option("--pages", "pages", multiple=True, type=click.Path(dir_okay=False),
               help="Saved thread page (HTML or mobile-API JSON). Repeat, or list several after one --pages.")
 @click.argument("more", nargs=-1, type=click.Path(dir_okay=False))
+@click.option("--evidence", "evidence_path", type=click.Path(dir_okay=False),
+              help="Recount from a file written by `forumbot evidence` instead of saved pages.")
 @click.option("--json", "as_json", is_flag=True, help="Print the SPEC §7 JSON object instead of a table.")
-def tally(config_path: str, day: int, pages: tuple[str, ...], more: tuple[str, ...], as_json: bool) -> None:
+def tally(config_path: str | None, day: int | None, pages: tuple[str, ...], more: tuple[str, ...],
+          evidence_path: str | None, as_json: bool) -> None:
     """Recount a day from saved thread pages: every vote's ruling, the counts and the result.
 
     Only posts in the day's vote thread count as votes. Posts are read from the pages
-    the forum served (no network).
+    the forum served (no network). A page saved after the fact holds only a post's
+    latest text; the bot counted the text it first saw. To recount exactly as the bot
+    did, export the day with `forumbot evidence` and recount that file: it needs no
+    forum, database or config, and exits 3 when the recount differs from the live
+    tally the file holds (or the file was changed after export).
 
     Example:
 
         forumbot tally --config game.toml --day 2 --pages tid12-page1.html tid12-page2.html --json
+
+        forumbot tally --evidence day2-evidence.json --json
     """
+    if evidence_path is not None:
+        if pages or more:
+            raise click.UsageError("--evidence and --pages cannot be used together: the evidence file holds the posts.")
+        _tally_evidence(evidence_path, config_path, day, as_json)
+        return
+    for name, value in (("--config", config_path), ("--day", day)):
+        if value is None:
+            raise click.UsageError(f"Missing option '{name}'.")
+    if not pages:
+        raise click.UsageError("Missing option '--pages'.")
     try:
-        outcome = offline_tally(config_path, day, [*pages, *more])
+        outcome = offline_tally(config_path, day, [*pages, *more])  # type: ignore[arg-type]
     except (ConfigError, OfflineTallyError) as exc:
         raise click.ClickException(str(exc)) from None
     report = outcome.as_json()
@@ -98,6 +117,121 @@ def tally(config_path: str, day: int, pages: tuple[str, ...], more: tuple[str, .
     console = Console()
     console.print(_votes_table(report))
     console.print(_summary(report))
+
+
+# Exit status of a recount that does not reproduce what the file says the bot counted
+# (1 stays "could not recount at all").
+DIFFERS = 3
+
+
+def _tally_evidence(path: str, config_path: str | None, day: int | None, as_json: bool) -> None:
+    from forumbot.evidence import EvidenceError, load, verify
+
+    try:
+        evidence = load(path)
+        if day is not None and day != evidence.day:
+            raise click.ClickException(f"证据文件 {path} 是第{evidence.day}日的，不是第{day}日")
+        check = verify(evidence)
+    except EvidenceError as exc:
+        raise click.ClickException(str(exc)) from None
+    notes = _config_notes(config_path, evidence) if config_path else []
+    if as_json:
+        click.echo(json.dumps(check.recount, ensure_ascii=False, indent=2))
+    else:
+        console = Console()
+        console.print(_evidence_header(evidence))
+        console.print(_votes_table(check.recount))
+        console.print(_summary(check.recount))
+        edited = _edited_table(evidence)
+        if edited is not None:
+            console.print(edited)
+    for line in notes:
+        click.echo(line, err=True)
+    for line in _verdict(evidence, check):
+        click.echo(line, err=as_json or not (check.equal and check.checksum_ok))
+    if not check.equal and check.has_live or check.checksum_ok is not True:
+        click.get_current_context().exit(DIFFERS)
+
+
+def _evidence_header(evidence) -> str:
+    data = evidence.data
+    window = evidence.config.state.day(evidence.day)
+    live = (f"实时计票第 {evidence.live_version} 版（保存于 {evidence.live_saved_at}）"
+            if evidence.live is not None else "文件中没有实时计票")
+    return (f"证据文件 {evidence.path}：第{evidence.day}日，{window.start:%m-%d %H:%M} 至 {window.deadline:%m-%d %H:%M}，"
+            f"导出于 {str(data.get('exported_at', ''))[:19].replace('T', ' ')}；{live}；"
+            f"帖子 {len(evidence.posts)} 个，事件 {len(evidence.events)} 条")
+
+
+def _edited_table(evidence) -> Table | None:
+    """The posts whose text changed while the bot watched, or that it first saw edited:
+    what a dispute is usually about."""
+    bot = evidence.config.state.bot
+    rows = [p for p in evidence.posts if (p.versions > 1 or p.first.edited_at is not None)
+            and p.latest.author != bot]  # the bot's running count is edited in place by design
+    if not rows:
+        return None
+    table = Table(title="编辑过的帖子（计票以机器人首次所见的版本为准）")
+    for label in ("楼层", "pid", "作者", "首次所见（计票所用）", "最新", "说明"):
+        table.add_column(label)
+    for p in rows:
+        if p.versions > 1:
+            note = f"看到 {p.versions} 个版本"
+        else:
+            note = "首次看到时已被编辑"
+        if p.latest.edited_at is not None:
+            note += f"；最后编辑 {p.latest.edited_at:%m-%d %H:%M}"
+        table.add_row(str(p.latest.floor or ""), str(p.pid), p.latest.author or "",
+                      _one_line(p.first.text), _one_line(p.latest.text) if p.versions > 1 else "（同左）", note)
+    return table
+
+
+def _one_line(text: str) -> str:
+    return " / ".join(line.strip() for line in text.splitlines() if line.strip())
+
+
+def _verdict(evidence, check) -> list[str]:
+    lines = []
+    if check.checksum_ok is None:
+        lines.append("注意：证据文件没有校验和（checksum），无法确认导出后未被改动。")
+    elif not check.checksum_ok:
+        lines.append("注意：证据文件在导出后被改动过（校验和不符），复核结果不能作为机器人当时所见的证据。")
+    if not check.has_live:
+        lines.append("文件中没有实时计票，无法比对；以上是按文件复核的结果。")
+    elif check.equal:
+        lines.append(f"复核结果与实时计票（第 {evidence.live_version} 版）完全一致。")
+    else:
+        lines.append(f"复核结果与实时计票（第 {evidence.live_version} 版）不一致，共 {len(check.differences)} 处：")
+        lines += [f"  {d.line()}" for d in check.differences]
+    return lines
+
+
+def _config_notes(config_path: str, evidence) -> list[str]:
+    """A config given beside --evidence is only compared: the recount uses the file."""
+    from forumbot.config import load_config
+
+    try:
+        config = load_config(config_path)
+    except ConfigError as exc:
+        raise click.ClickException(str(exc)) from None
+    theirs, mine = evidence.config, config
+    found = []
+    if mine.rules.as_dict() != theirs.rules.as_dict():
+        changed = sorted(k for k, v in mine.rules.as_dict().items() if theirs.rules.as_dict().get(k) != v)
+        found.append(f"规则集不同（{'、'.join(changed)}）")
+    if mine.state.players != theirs.state.players:
+        found.append("玩家名单不同")
+    try:
+        if mine.state.day(evidence.day) != theirs.state.day(evidence.day):
+            found.append(f"第{evidence.day}日的设置不同（时间、帖子或截止帖）")
+    except ValueError:
+        found.append(f"配置中没有第{evidence.day}日")
+    if mine.state.events != theirs.state.events or mine.state.aliases != theirs.state.aliases \
+            or mine.state.substitutes != theirs.state.substitutes:
+        found.append("开局状态、别名、替补或 [[events]] 不同")
+    if not found:
+        return []
+    return [f"注意：配置文件 {config_path} 与证据文件不同：{'；'.join(found)}。复核按证据文件进行。"]
 
 
 commands = [tally]

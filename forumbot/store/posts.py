@@ -2,13 +2,16 @@
 
 Edit forensics: a player who edits a vote after the fact cannot erase what the bot saw
 first. ``posts`` holds the first sighting and the latest one; ``post_versions`` holds each
-later sighting whose content differed from the one before it.
+later sighting whose content differed from the one before it; ``page_fetches`` which
+reads of a thread carried which pids, and when (the evidence a director shows in a
+dispute: ``forumbot evidence``).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 
 from parsers.models import Post
@@ -23,6 +26,41 @@ from forumbot.store.codec import (
     post_to_dict,
 )
 from forumbot.store.records import RecordResult, SeenPost
+
+
+@dataclass(frozen=True, slots=True)
+class PageFetch:
+    """One read of a thread's pages (or a run of identical reads: ``times`` > 1, the
+    last ending at ``repeat_until``)."""
+
+    id: int
+    tid: int
+    kind: str  # "poll" | "backfill" | "rescan"
+    first_page: int
+    last_page: int
+    total_pages: int | None
+    started_at: datetime
+    ended_at: datetime
+    repeat_until: datetime | None
+    times: int
+    pids: tuple[int, ...]
+    new_pids: tuple[int, ...]
+    edited_pids: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PostHistory:
+    """Everything the store holds about one post, as stored: the post as first seen and
+    when, every later version and when it was first seen, and the latest record (whose
+    floor may have moved since its content last changed)."""
+
+    pid: int
+    tid: int
+    first: dict  # post_to_dict form, exactly as stored
+    first_seen_at: datetime
+    later: tuple[tuple[datetime, dict], ...]  # (first seen at, version) after the first
+    latest: dict
+    latest_seen_at: datetime | None
 
 
 class UnknownPostError(LookupError):
@@ -144,6 +182,89 @@ class PostsMixin(StoreBase):
         ):
             out.append(SeenPost(parse_time(r["seen_at"]), post_from_dict(json.loads(r["json"]))))
         return out
+
+    def thread_history(self, tid: int) -> list[PostHistory]:
+        """Every post seen in ``tid`` with all its versions, in the order of
+        ``thread_versions`` (floor, then pid). For the evidence export, not the poll path."""
+        rows = list(self.db.query(
+            "SELECT pid, tid, first_json, first_seen_at, latest_json, latest_seen_at FROM posts"
+            " WHERE tid = ? ORDER BY floor IS NULL, floor, pid",
+            (tid,),
+        ))
+        later: dict[int, list[tuple[datetime, dict]]] = {}
+        for r in self.db.query(
+            "SELECT v.pid, v.seen_at, v.json FROM post_versions v JOIN posts p ON p.pid = v.pid"
+            " WHERE p.tid = ? ORDER BY v.id",
+            (tid,),
+        ):
+            later.setdefault(r["pid"], []).append((parse_time(r["seen_at"]), json.loads(r["json"])))
+        return [
+            PostHistory(
+                pid=r["pid"], tid=r["tid"], first=json.loads(r["first_json"]),
+                first_seen_at=parse_time(r["first_seen_at"]), later=tuple(later.get(r["pid"], ())),
+                latest=json.loads(r["latest_json"]),
+                latest_seen_at=parse_time(r["latest_seen_at"]) if r["latest_seen_at"] else None,
+            )
+            for r in rows
+        ]
+
+    # -- page fetches --------------------------------------------------------------------
+
+    def record_fetch(
+        self,
+        tid: int,
+        *,
+        kind: str,
+        first_page: int,
+        last_page: int,
+        total_pages: int | None,
+        pids: Sequence[int],
+        result: RecordResult,
+        started_at: datetime,
+        ended_at: datetime,
+    ) -> int:
+        """Keep one read of ``tid``'s pages. A read that found what the thread's previous
+        read found (same kind and pages, same pids) and nothing new or edited extends
+        that row instead of adding one: an idle poll costs one indexed lookup and one
+        update. A row's times and new/edited pids are those of its first read; the
+        repeats found nothing new. Returns the row's id."""
+        listed = json.dumps(list(pids))
+        start, end = iso(started_at, what="started_at"), iso(ended_at, what="ended_at")
+        with self.write() as conn:
+            if not result.new and not result.edited:
+                row = conn.execute(
+                    "SELECT id, kind, first_page, last_page, total_pages, pids"
+                    " FROM page_fetches WHERE tid = ? ORDER BY id DESC LIMIT 1",
+                    (tid,),
+                ).fetchone()
+                if row is not None and tuple(row[1:]) == (kind, first_page, last_page, total_pages, listed):
+                    conn.execute(
+                        "UPDATE page_fetches SET repeat_until = ?, times = times + 1 WHERE id = ?",
+                        (end, row[0]),
+                    )
+                    return int(row[0])
+            cur = conn.execute(
+                "INSERT INTO page_fetches (tid, kind, first_page, last_page, total_pages, started_at,"
+                " ended_at, times, pids, new_pids, edited_pids) VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?)",
+                (tid, kind, first_page, last_page, total_pages, start, end, listed,
+                 json.dumps(result.new), json.dumps(result.edited)),
+            )
+            return int(cur.lastrowid or 0)
+
+    def fetches(self, tid: int) -> list[PageFetch]:
+        """Every recorded read of ``tid``, oldest first."""
+        return [
+            PageFetch(
+                id=r["id"], tid=r["tid"], kind=r["kind"], first_page=r["first_page"],
+                last_page=r["last_page"], total_pages=r["total_pages"],
+                started_at=parse_time(r["started_at"]), ended_at=parse_time(r["ended_at"]),
+                repeat_until=parse_time(r["repeat_until"]) if r["repeat_until"] else None,
+                times=r["times"], pids=tuple(json.loads(r["pids"])),
+                new_pids=tuple(json.loads(r["new_pids"] or "[]")),
+                edited_pids=tuple(json.loads(r["edited_pids"] or "[]")),
+            )
+            for r in self.db.query("SELECT * FROM page_fetches WHERE tid = ? ORDER BY id", (tid,))
+        ]
 
     def edited_pids(self, tid: int | None = None) -> list[int]:
         """Pids with more than one version seen (optionally in one thread)."""

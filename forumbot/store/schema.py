@@ -183,6 +183,36 @@ def _v4_event_game_time(db: sqlite_utils.Database) -> None:
     db["events"].create_index(["kind", "id"])
 
 
+def _v5_page_fetches(db: sqlite_utils.Database) -> None:
+    """Which pages of which thread the agent read when, and the pids they carried: the
+    evidence behind "the bot saw this text at that time" (``forumbot evidence``). One row
+    per read of a thread (a poll, a first read, the deadline's re-read); a read that
+    found exactly what the previous one of that thread found — same pages, same pids,
+    nothing new or edited — extends that row (``repeat_until``, ``times``) instead of
+    adding one, so an idle game adds no rows."""
+    db["page_fetches"].create(
+        {
+            "id": int,
+            "tid": int,
+            "kind": str,  # "poll" | "backfill" (first read, whole thread) | "rescan" (deadline)
+            "first_page": int,  # the page asked for first (the cursor's last page, or 1)
+            "last_page": int,  # the last page read
+            "total_pages": int,
+            "started_at": str,  # the agent's clock when the read began…
+            "ended_at": str,  # …and when its last page was in hand
+            "repeat_until": str,  # the end of the last identical read (NULL: read once)
+            "times": int,
+            "pids": str,  # JSON list: every pid on the pages read, in page order
+            "new_pids": str,  # JSON list: pids first seen in this read
+            "edited_pids": str,  # JSON list: pids whose content changed in this read
+        },
+        pk="id",
+        not_null={"tid", "kind", "first_page", "last_page", "started_at", "ended_at", "times", "pids"},
+        defaults={"times": 1},
+    )
+    db["page_fetches"].create_index(["tid", "id"])
+
+
 Migration = Callable[[sqlite_utils.Database], None]
 
 MIGRATIONS: tuple[Migration, ...] = (
@@ -190,6 +220,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     _v2_snapshots_cards,
     _v3_outbox,
     _v4_event_game_time,
+    _v5_page_fetches,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
