@@ -80,9 +80,7 @@ def _umenu(ctx: Ctx) -> str:
 
 def prompt_menu(ctx: Ctx) -> str:
     """The 提醒 menu's 私人消息 item: hidden at (0), shown with the count the last
-    ``pm.php?checknewpm`` stored (captured d72/14)."""
-    if ctx.viewer is None:
-        return ""
+    ``pm.php?checknewpm`` stored (captured d72/14); a guest's page has it too (d72/01)."""
     shown = "<li>" if ctx.pm_prompt else '<li style="display:none">'
     return ('<div id="myprompt_menu" style="display:none" class="promptmenu">\n<div class="promptcontent">\n'
             f'<ul class="s_clear">{shown}<a id="prompt_pm" href="pm.php?filter=newpm" target="_blank">'
