@@ -142,9 +142,11 @@ def parse_x35_api(doc: Mapping[str, object], *, tz: tzinfo, now: datetime | None
             messages.append(PrivateMessage(pmid, str(item.get("msgfrom") or "") or None, from_uid,
                                            found[0], found[1], html_text(str(item.get("message") or "")),
                                            own))
+        page = int(str(variables.get("page") or 1))
         return PmPage(PmPageKind.CONVERSATION, "x3", "api", viewer, tuple(messages),
                       with_uid=other, total=int(str(variables.get("count") or len(items))),
-                      new_pm=new_pm, formhash=formhash)
+                      earlier_page=page - 1 if page > 1 else None, new_pm=new_pm,
+                      formhash=formhash)
     conversations = []
     for item in items:
         found = pm_time(None, str(item.get("vdateline") or ""), tz, now)
