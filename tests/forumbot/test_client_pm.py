@@ -223,6 +223,8 @@ def test_pm__x3_a_pm_right_after_a_thread_reply_waits_instead_of_failing() -> No
         sent = bot.send_pm(forum.uid(DIRECTOR), "第一日计票已发布")
         assert sent.pmid is not None
         assert max(forum.sleeps[BOT][waits:]) >= 15  # waited for the shared lastpost clock
+        pm_posts = [r for r in forum.sim.requests if r.method == "POST" and r.query.get("op") == "send"]
+        assert len(pm_posts) == 1  # waited before, not refused and sent again
         # …and the forum really refuses a PM in that window (raw, without the client's wait):
         bot.reply(forum.tid, "投票对象：包子\n投票理由：再测一次发帖时钟")
         with pytest.raises(PmFloodControl):
