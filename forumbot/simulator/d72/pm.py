@@ -25,7 +25,7 @@ script and UCenter 1.5's ``uc_client`` (``control/pm.php``, ``model/pm.php``):
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta, timezone
 
 from forumbot.simulator.app import Visit
 from forumbot.simulator.d72 import pm_render
@@ -83,8 +83,6 @@ class D72PmRoutes(D72App):
         return response
 
     def _expires(self, seconds: int) -> str:
-        from datetime import datetime, timezone
-
         at = datetime.fromtimestamp(self.now().timestamp() + seconds, timezone.utc)
         return f"{at:%a, %d %b %Y %H:%M:%S} GMT"
 

@@ -12,10 +12,11 @@ and ``form#pmform``; the send form ``form#sendpmform``.
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, timedelta
 from html import escape as _esc
 
-from forumbot.simulator.dates import absolute_minutes, ymd
+from forumbot.simulator.dates import absolute_minutes
 from forumbot.simulator.d72.render import Ctx, ajax_xml, crlf, page
 from forumbot.simulator.model import User
 from forumbot.simulator.pm import PmRow, uc_compile
@@ -77,8 +78,6 @@ def inbox_entry(ctx: Ctx, row: PmRow, sender: User | None, filter_: str) -> str:
 
 def _plain(text: str) -> str:
     """``removecode($message, 200)`` for a list row: code/quote/img blocks and tags out."""
-    import re
-
     text = re.sub(r"\[(email|code|quote|img)=?.*\].*?\[/(email|code|quote|img)\]", "", text,
                   flags=re.S | re.I)
     text = re.sub(r"\[/?(b|i|url|u|color|size|font|align|list|indent|float)=?[^\]]*\]", "", text,
@@ -206,4 +205,4 @@ def node_xml(ctx: Ctx, row: PmRow, date_head: str) -> str:
 
 
 __all__ = ["checknew_xml", "inbox_entry", "inbox_page", "list_time", "node", "node_xml",
-           "send_float", "send_page", "view_page", "ymd"]
+           "send_float", "send_page", "view_page"]

@@ -29,7 +29,7 @@ from forumbot.simulator.app import Visit
 from forumbot.simulator.dates import post_time_api
 from forumbot.simulator.messages import Outcome
 from forumbot.simulator.model import GROUP_BANNED, GROUP_INACTIVE, User
-from forumbot.simulator.pm import UcenterX3, uc_compile
+from forumbot.simulator.pm import PmList, PmMember, UcenterX3, uc_compile
 from forumbot.simulator.wire import Request, Response
 from forumbot.simulator.x3 import pm_render
 from forumbot.simulator.x3.app import X3App
@@ -187,7 +187,7 @@ class X3PmRoutes(X3App):
                    for conv, member, touid in rows]
         return self.html(pm_render.inbox_page(ctx, entries, filter_, newpm))
 
-    def inbox(self, viewer: User, filter_: str):
+    def inbox(self, viewer: User, filter_: str) -> tuple[list[tuple[PmList, PmMember, int]], int]:
         """``uc_pm_list`` (which clears ``uc_newpm``), the unread count, and clearing
         ``common_member.newpm``: (rows of (conversation, member, other uid), unread)."""
         uc = self.ucenter
