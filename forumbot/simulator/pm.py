@@ -101,6 +101,9 @@ class PmStoreBase:
         self.messages: dict[int, PmMessage] = {}
         self._next_pmid = 1
 
+    def send(self, fromuid: int, touid: int, text: str, at: datetime) -> int:
+        raise NotImplementedError
+
     def _new_id(self) -> int:
         pmid = self._next_pmid
         self._next_pmid += 1

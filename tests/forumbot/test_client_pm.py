@@ -281,3 +281,13 @@ def test_pm__d72_gbk_forum_sends_and_reads_chinese_exactly() -> None:
         (got,) = bot.read_conversation(director.uid)
         assert (got.id, got.text) == (sent.pmid, text)
         assert forum.stored(text) == 1
+
+
+def test_pm__the_simulators_own_send_pm_is_what_the_bot_reads(forum: Forum) -> None:
+    pmid = forum.sim.send_pm(DIRECTOR, BOT, "批准 Z1")
+    forum.clock.advance(1)
+    bot = forum.client(BOT)
+    bot.login()
+    (got,) = bot.read_conversation(forum.uid(DIRECTOR))
+    assert (got.id, got.author, got.text) == (pmid, DIRECTOR, "批准 Z1")
+    assert [m.text for m in forum.sim.pms_between(BOT, DIRECTOR)] == ["批准 Z1"]
