@@ -230,6 +230,35 @@ class MobileApiClosed(ForumRefused):
     pass
 
 
+class PmFloodControl(FloodControl):
+    """A private message sent too soon after the last one (X3.5: or after any post — the
+    sender's ``lastpost`` clock is shared; 7.2: only to someone who never wrote to the
+    sender). The forum names no interval: ``seconds`` is 16 then (15 s ``<=`` checks)."""
+
+    @property
+    def seconds(self) -> float | None:
+        return super().seconds or 16.0
+
+
+class UnknownRecipient(ForumRefused):
+    """No such user to send a private message to (用户不存在或被冻结 / 收件人不存在)."""
+
+
+class PmNotAccepted(ForumRefused):
+    """The recipient does not take this sender's private messages (blacklist, friends
+    only, 7.2's 收件人拒收 — also its answer for a uid that does not exist), or the
+    recipient is the sender."""
+
+
+class PmDailyLimit(ForumRefused):
+    """Too many private messages in 24 hours (7.2: 100 to people who never wrote back)."""
+
+
+class RobotForbidden(ForumRefused):
+    """HTTP 403 with an empty body: a 7.2 ``NOROBOT`` script (``pm.php``…) took the
+    User-Agent for a search robot (a 'bot' word and no browser name)."""
+
+
 class UnknownRefusal(ForumRefused):
     """The forum said no in words not in our table: carries its text for the director."""
 
@@ -273,6 +302,27 @@ KEY_EXCEPTIONS: dict[str, type[ForumRefused]] = {
     "post_edit_timelimit": EditNotAllowed,
     "mobile_is_closed": MobileApiClosed,
     "module_not_exists": MobileApiClosed,
+    # Private messages (texts: responses.MESSAGE_KEYS; mobile-API keys as the forum sends them).
+    "pm_flood_ctrl": PmFloodControl,
+    "message_can_not_send_2": PmFloodControl,
+    "pm_daily_limit": PmDailyLimit,
+    "message_can_not_send_1": PmDailyLimit,
+    "message_can_not_send_16": PmDailyLimit,
+    "pm_unknown_recipient": UnknownRecipient,
+    "message_bad_touser": UnknownRecipient,
+    "message_bad_touid": UnknownRecipient,
+    "pm_not_accepted": PmNotAccepted,
+    "pm_send_self": PmNotAccepted,
+    "message_can_not_send_to_self": PmNotAccepted,
+    "message_can_not_send_6": PmNotAccepted,
+    "message_can_not_send_8": PmNotAccepted,
+    "message_can_not_send_9": PmNotAccepted,
+    "message_can_not_send_onlyfriend": PmNotAccepted,
+    "is_blacklist": PmNotAccepted,
+    "pm_empty": MessageEmpty,
+    "unable_to_send_air_news": MessageEmpty,
+    "to_login": NotLoggedIn,
+    "robot_forbidden": RobotForbidden,
 }
 
 

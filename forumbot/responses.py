@@ -96,6 +96,15 @@ class ForumReply:
 MESSAGE_KEYS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(p), key)
     for p, key in [
+        # Private messages (X3.5 lang_message.php, 7.2 messages.lang.php).
+        (r"两次发送短消息太快|两次发送短消息间隔太短", "pm_flood_ctrl"),
+        (r"24小时最大发送短消息数|24小时内发短消息数量的上限|24小时内两人会话的上限", "pm_daily_limit"),
+        (r"用户不存在或被冻结|收件人不存在或存在重复", "pm_unknown_recipient"),
+        (r"收件人拒收|对方屏蔽了您的短消息|只接收好友发送的短消息|受对方的隐私设置影响", "pm_not_accepted"),
+        (r"不能给自己发", "pm_send_self"),
+        (r"不能发送空消息|没有填写短消息内容", "pm_empty"),
+        (r"注册时间起.*后才有发短消息权限", "post_newbie_span"),
+        (r"短消息发送成功", "pm_send_succeed"),
         (r"登录失败，您还可以尝试\s*\d+\s*次", "login_invalid"),
         (r"密码空或包含非法字符", "login_password_invalid"),
         (r"密码错误次数过多", "login_strike"),
@@ -154,6 +163,8 @@ _SUCCESS_KEYS = {
     "location_login_succeed",
     "location_login_succeed_mobile",
     "logout_succeed",
+    "pm_send_succeed",
+    "do_success",  # X3.5 spacecp (a PM sent): 操作成功
 }
 _API_SOFT_ERRORS = {"mobile_is_closed", "module_not_exists"}
 
@@ -205,6 +216,11 @@ def classify(response: httpx.Response) -> ForumReply:
     if 300 <= status < 400 and "location" in response.headers:
         return _classify_redirect(response.headers["location"], base)
     stripped = text.strip()
+    if status == 403 and not stripped:
+        # 7.2's NOROBOT scripts (pm.php, logging.php, post.php …) answer a robot's
+        # User-Agent so: a refusal, not a truncated answer worth retrying.
+        return ForumReply(ReplyKind.REFUSED, ReplyFormat.EMPTY, key="robot_forbidden",
+                          message="HTTP 403 with an empty body", **base)
     if not stripped:
         return ForumReply(ReplyKind.UNAVAILABLE, ReplyFormat.EMPTY, key="empty", **base)
     if _SYSTEM_ERROR.search(text):
@@ -250,6 +266,9 @@ def _classify_redirect(location: str, base: dict) -> ForumReply:
     if ("mod=logging" in location or "logging.php" in location) and "action=login" in location:
         return ForumReply(ReplyKind.REFUSED, fmt, key="login_required", forward_url=location, **base)
     request = base["response"].request if _has_request(base["response"]) else None
+    if request is not None and request.method == "POST" and "do=pm" in location:
+        # X3.5's full-page PM form: 301 to the inbox, no pmid (captured x35/09).
+        return ForumReply(ReplyKind.SUCCESS, fmt, key="do_success", forward_url=location, **base)
     if request is not None and request.method == "POST" and (
             "mod=viewthread" in location or "viewthread.php" in location):
         key = "post_reply_succeed" if "pid" in query else None
@@ -288,7 +307,7 @@ def _classify_api(text: str, base: dict) -> ForumReply:
     values = {
         k: str(v)
         for k, v in variables.items()
-        if isinstance(v, (str, int)) and k in ("tid", "pid", "fid", "member_uid", "formhash", "ppp")
+        if isinstance(v, (str, int)) and k in ("tid", "pid", "fid", "member_uid", "formhash", "ppp", "pmid")
     }
     message = doc.get("Message")
     if not isinstance(message, dict) or not message.get("messageval"):

@@ -10,6 +10,7 @@ Layout (one module per concern)::
     detect.py     Generation, detect_generation — which one a forum runs
     forms.py      FormPage — an HTML form as a browser submits it
     useragent.py  DEFAULT_USER_AGENT and the robot/phone words Discuz reacts to
+    pm.py         PmSent, PmDialect — private messages; pm_x3.py / pm_d72.py per generation
 
 Shared with the rest of forumbot: the exception tree (``forumbot.errors``), the answer
 classifier (``forumbot.responses``), retry policy, throttle and cookie store.
@@ -18,6 +19,7 @@ classifier (``forumbot.responses``), retry policy, throttle and cookie store.
 from forumbot.discuz.client import DIALECTS, DiscuzClient, ReplyResult, ThreadCursor
 from forumbot.discuz.detect import Generation, detect_generation, parse_generation
 from forumbot.discuz.dialect import Dialect
+from forumbot.discuz.pm import PM_SETTLE_SECONDS, PmSent
 from forumbot.discuz.useragent import DEFAULT_USER_AGENT, user_agent_problem
 
 __all__ = [
@@ -26,6 +28,8 @@ __all__ = [
     "Dialect",
     "DiscuzClient",
     "Generation",
+    "PM_SETTLE_SECONDS",
+    "PmSent",
     "ReplyResult",
     "ThreadCursor",
     "detect_generation",

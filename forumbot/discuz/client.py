@@ -28,7 +28,8 @@ import threading
 import time
 import unicodedata
 from dataclasses import dataclass
-from datetime import tzinfo
+from datetime import datetime, tzinfo
+from email.utils import parsedate_to_datetime
 from pathlib import Path
 from typing import Callable, TypeVar
 from zoneinfo import ZoneInfo
@@ -39,6 +40,7 @@ from forumbot.discuz.detect import Generation, detect_generation
 from forumbot.discuz.dialect import Credentials, Dialect, Submit
 from forumbot.discuz.d72 import D72Dialect
 from forumbot.discuz.forms import FormPage
+from forumbot.discuz.pm import X3_WRITE_SPACING, PmDialect, PmSent
 from forumbot.discuz.transport import Transport
 from forumbot.discuz.useragent import DEFAULT_USER_AGENT
 from forumbot.discuz.x3 import X3Dialect
@@ -47,10 +49,12 @@ from forumbot.errors import (
     CaptchaRequired,
     FloodControl,
     ForumRefused,
+    ForumUnavailable,
     LoginBlocked,
     LoginLockedOut,
     NotLoggedIn,
     PostNotFound,
+    RobotForbidden,
     RobotPage,
     SiteClosed,
     UnexpectedPage,
@@ -63,8 +67,9 @@ from forumbot.session import auth_cookie
 from parsers.errors import PageParseError, RobotPageError
 from parsers.models import ContentNotice, Post, ThreadPage
 from parsers.pages import read_page
+from parsers.pm import PmConversation, PmPage, PrivateMessage, read_pm_page
 
-__all__ = ["DIALECTS", "DiscuzClient", "ReplyResult", "ThreadCursor"]
+__all__ = ["DIALECTS", "DiscuzClient", "PmSent", "ReplyResult", "ThreadCursor"]
 
 log = logging.getLogger("forumbot.client")
 
@@ -145,6 +150,9 @@ class DiscuzClient:
         chosen = Generation(generation) if generation not in (None, "auto") else None
         self._dialect: Dialect | None = DIALECTS[chosen]() if chosen is not None else None
         self._logged_in = auth_cookie(self.http.cookies) is not None
+        # The write clock (client clock seconds): the last stored post or PM, the last PM.
+        self._last_write_at: float | None = None
+        self._last_pm_at: float | None = None
 
     def __repr__(self) -> str:
         return f"DiscuzClient({self.base_url!r}, username={self.username!r})"
@@ -455,9 +463,11 @@ class DiscuzClient:
 
         def attempt() -> ReplyResult:
             dialect = self.dialect()
+            self._wait_for_write_clock(pm_next=False)
             submit = dialect.prepare_reply(self, tid, fid, message, quote_pid)
             reply = self._submit(submit)
             if reply.kind is ReplyKind.SUCCESS:
+                self._last_write_at = self._clock()
                 return _reply_result(reply)
             if reply.kind is not ReplyKind.REFUSED:
                 raise UnexpectedPage(f"reply to thread {tid}: the forum answered a {reply.kind} page")
@@ -521,6 +531,143 @@ class DiscuzClient:
                 self._relogin(f"{what} refused as guest")
                 relogged = True
 
+    # ------------------------------------------------------------------ private messages
+
+    def send_pm(self, to: int | str, text: str) -> PmSent:
+        """Send ``text`` to a user by uid (``int``) or user name (``str``).
+
+        The pmid comes back when the forum's answer names it (X3.5 popup and mobile API,
+        7.2 with a uid); a send by name uses the full-page forms, which name none. A PM
+        refused for flood control is sent once more after the wait (X3.5's clock is the
+        one thread replies use: a PM right after a reply waits, it does not fail). Never
+        re-sent when the POST may have reached the forum (``ForumUnavailable.sent``):
+        look for it with :meth:`find_own_pm` first, as for a reply."""
+        if isinstance(to, bool) or not isinstance(to, (int, str)) or not to:
+            raise ValueError(f"send_pm needs a uid or a user name, not {to!r}")
+        if not text.strip():
+            raise ValueError("send_pm needs a text")
+        self._require_login()
+        uid, name = (to, None) if isinstance(to, int) else (None, to)
+
+        def attempt() -> PmSent:
+            pm = self._pm()
+            self._wait_for_write_clock(pm_next=True)
+            try:
+                sent = pm.send(self, uid, name, text)
+            except ForumUnavailable as error:
+                if error.sent:  # it may be stored: it counts on the forum's clock
+                    self._last_write_at = self._last_pm_at = self._clock()
+                raise
+            self._last_write_at = self._last_pm_at = self._clock()
+            return sent
+
+        sent = self._with_second_chances(attempt, f"PM to {to!r}")
+        log.info("sent a PM to %s (pmid %s, %s)", to, sent.pmid, sent.via)
+        return sent
+
+    def read_conversation(self, uid: int, *, since_id: int | None = None) -> list[PrivateMessage]:
+        """The messages exchanged with ``uid``, oldest first; with ``since_id`` only those
+        with a higher pmid (pmids grow site-wide), fetching no more than needed. Opening a
+        conversation marks it read on the forum. A message sent in the current second is
+        not listed yet: it comes with the next read."""
+        self._require_login()
+        return self._with_second_chances(
+            lambda: self._pm().conversation(self, uid, since_id), f"PMs with uid {uid}")
+
+    def find_own_pm(self, uid: int, marker: str, *, since_id: int | None = None) -> PrivateMessage | None:
+        """The newest message the bot sent to ``uid`` containing ``marker`` — to settle a
+        send whose answer was lost, or one sent by name (no pmid), before sending again.
+
+        None means *not listed yet*, not *not sent*: the forum lists no message of the
+        current second. Conclude that a send was lost only when a read that began at
+        least ``forumbot.discuz.pm.PM_SETTLE_SECONDS`` after the attempt does not show
+        it (the outbox records the attempt's time before sending)."""
+        for message in reversed(self.read_conversation(uid, since_id=since_id)):
+            if message.own and marker in message.text:
+                return message
+        return None
+
+    def unread_conversations(self) -> list[PmConversation]:
+        """The inbox's conversations with unread messages (one request). Opening the
+        inbox turns the forum's header indicator off, not the conversations' unread."""
+        self._require_login()
+        return self._with_second_chances(lambda: self._pm().unread(self), "unread PMs")
+
+    def has_new_pm(self) -> bool:
+        """Whether any conversation has an unread message (one request)."""
+        return bool(self.unread_conversations())
+
+    def _pm(self) -> PmDialect:
+        return self.dialect().pm()
+
+    def _wait_for_write_clock(self, *, pm_next: bool) -> None:
+        """X3.5: a PM waits 16 s after the last post or PM (the sender's ``lastpost``);
+        a thread reply waits as long after a PM (the MANIFEST's word; harmless if the
+        forum would have taken it). 7.2 keeps no shared clock."""
+        if self._dialect is None or not self._dialect.pm.shared_write_clock:
+            return
+        last = self._last_write_at if pm_next else self._last_pm_at
+        if last is None:
+            return
+        remaining = X3_WRITE_SPACING - (self._clock() - last)
+        if remaining > 0:
+            log.info("waiting %.0f s: the forum's flood clock is shared by posts and PMs", remaining)
+            self.transport.pause(remaining)
+
+    # ------------------------------------------------------------------ what PM dialects ask
+
+    def pm_formhash(self, page: str) -> str:
+        """The session's formhash; read from ``page`` (a PM form) when not known yet."""
+        if not self._formhash:
+            response, reply = self.transport.call("GET", page)
+            if reply.kind is ReplyKind.REFUSED:
+                raise self._pm_refusal(reply)
+            self._formhash = page_facts(response).get("formhash")
+            if not self._formhash:
+                raise UnexpectedPage(f"{page} carries no formhash", response=response)
+        return self._formhash
+
+    def pm_post(self, path: str, fields: dict[str, str], what: str, *, node: bool = False,
+                referer: str | None = None) -> tuple[httpx.Response, ForumReply]:
+        """POST a PM form; a refusal raises its exception. ``node``: the answer is a
+        page fragment (7.2's new message), not a message."""
+        response, reply = self.transport.call("POST", path, data=fields,
+                                              referer=referer or self.base_url + path,
+                                              idempotent=False)
+        if reply.kind is ReplyKind.REFUSED:
+            raise self._pm_refusal(reply)
+        if reply.kind is not ReplyKind.SUCCESS and not (node and reply.kind is ReplyKind.PAGE):
+            raise UnexpectedPage(f"{what}: the forum answered a {reply.kind} page", response=response)
+        return response, reply
+
+    def pm_page(self, path: str, what: str) -> PmPage:
+        response, reply = self.transport.call("GET", path)
+        if reply.kind is ReplyKind.REFUSED:
+            raise self._pm_refusal(reply)
+        page = self.pm_read(response, what)
+        if page.formhash:
+            self._formhash = page.formhash
+        return page
+
+    def pm_read(self, response: httpx.Response, what: str) -> PmPage:
+        try:
+            return read_pm_page(response.content, content_type=response.headers.get("content-type"),
+                                source=str(response.request.url), tz=self.tz,
+                                now=_server_time(response, self.tz))
+        except PageParseError as err:
+            raise UnexpectedPage(f"{what}: not a PM page: {err}", response=response) from err
+
+    def forum_now(self) -> datetime:
+        return datetime.now(self.tz)
+
+    def _pm_refusal(self, reply: ForumReply) -> ForumRefused:
+        if reply.key == "robot_forbidden":
+            return RobotForbidden(
+                "the forum answered 403 with an empty body: Discuz took the User-Agent "
+                f"{self.transport.user_agent!r} for a search robot (7.2's pm.php refuses robots); "
+                "set [bot].user_agent to a desktop browser's", key=reply.key, response=reply.response)
+        return refusal_for(reply)
+
     # ------------------------------------------------------------------ what dialects ask
 
     def form(self, path: str) -> FormPage:
@@ -548,6 +695,15 @@ class DiscuzClient:
             if post.pid == pid:
                 return post
         raise PostNotFound(f"post {pid} not found in thread {tid}", key="post_nonexistence")
+
+
+def _server_time(response: httpx.Response, tz: tzinfo) -> datetime:
+    """The forum's clock from the answer's Date header (relative times are relative to
+    it); the local clock when there is none."""
+    try:
+        return parsedate_to_datetime(response.headers["date"]).astimezone(tz)
+    except (KeyError, TypeError, ValueError):
+        return datetime.now(tz)
 
 
 def _reply_result(reply: ForumReply) -> ReplyResult:

@@ -33,6 +33,7 @@ from datetime import tzinfo
 from forumbot.discuz.detect import Generation
 from forumbot.discuz.dialect import Context, Credentials, Dialect, Submit
 from forumbot.discuz.forms import FormPage
+from forumbot.discuz.pm_d72 import D72Pm
 from forumbot.errors import CaptchaRequired, UnexpectedPage
 from parsers.models import Post
 from parsers.text import strip_bbcode
@@ -49,6 +50,7 @@ class D72Dialect(Dialect):
     generation = Generation.D72
     has_mobile_api = False
     after_login_path = None  # 欢迎您回来 page: discuz_uid = N
+    pm = D72Pm
 
     def login_form_path(self) -> str:
         return "logging.php?action=login"

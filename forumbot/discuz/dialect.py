@@ -24,6 +24,7 @@ from typing import ClassVar, Protocol
 
 from forumbot.discuz.detect import Generation
 from forumbot.discuz.forms import FormPage
+from forumbot.discuz.pm import PmDialect
 from parsers.models import Post
 
 __all__ = ["Context", "Credentials", "Dialect", "Submit"]
@@ -76,6 +77,8 @@ class Dialect(ABC):
     # changes at login); None: the login answer itself shows the uid, and forms are read
     # before every post anyway.
     after_login_path: ClassVar[str | None]
+    # Private messages: this generation's PM requests (forumbot.discuz.pm_x3 / pm_d72).
+    pm: ClassVar[type[PmDialect]]
 
     # -------------------------------------------------------------- login
 

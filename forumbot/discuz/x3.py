@@ -18,6 +18,7 @@ from datetime import tzinfo
 from forumbot.discuz.detect import Generation
 from forumbot.discuz.dialect import Context, Credentials, Dialect, Submit
 from forumbot.discuz.forms import FormPage
+from forumbot.discuz.pm_x3 import X3Pm
 from forumbot.errors import UnexpectedPage
 from parsers.models import Post
 
@@ -35,6 +36,7 @@ class X3Dialect(Dialect):
     generation = Generation.X3
     has_mobile_api = True
     after_login_path = "forum.php"
+    pm = X3Pm
 
     def login_form_path(self) -> str:
         return "member.php?mod=logging&action=login"

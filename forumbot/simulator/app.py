@@ -39,6 +39,7 @@ class Visit:
     set_cookies: list[str] = field(default_factory=list)
     robot: bool = False
     touch: bool = False  # X3 serves this request its touch (mobile) template
+    pm_checked: bool = False  # the checkpm cookie: new PMs were looked for < 30 s ago
 
 
 class ForumBase:

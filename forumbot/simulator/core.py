@@ -10,6 +10,7 @@
     with sim.running() as base_url:   # "http://127.0.0.1:PORT/"
         ...
         sim.release_post(sim.held_posts(tid)[0].pid)          # a moderator approves
+    sim.send_pm("导演", "计票机器人", "批准 A7K2")             # a private message (pmid)
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from datetime import datetime
 from forumbot.simulator.clock import ForumClock, SimClock
 from forumbot.simulator.faults import FaultPlan
 from forumbot.simulator.model import GENERATIONS, ForumData, Settings, StoredPost
+from forumbot.simulator.pm import PmMessage
 from forumbot.simulator.server import FORUM_SERVERS, QuietServer, ServerCore, make_handler
 from forumbot.simulator.wire import RequestRecord, random_token
 
@@ -133,6 +135,20 @@ class Simulator:
     def release_post(self, pid: int) -> None:
         """A moderator approves the held reply ``pid``: it shows with that pid, in its place."""
         self.data.release_post(pid)
+
+    # ---- private messages ------------------------------------------------------------------
+    def send_pm(self, sender: str, to: str, text: str, at: datetime | None = None) -> int:
+        """A private message stored as this generation's UCenter stores it (not checked
+        against the flood rules, and not starting the sender's flood clocks): its pmid."""
+        with self.data.lock:
+            a, b = self.data.user(sender), self.data.user(to)
+        return self.data.pms.send(a.uid, b.uid, text, (at or self.now()).replace(microsecond=0))
+
+    def pms_between(self, a: str, b: str) -> list[PmMessage]:
+        """Copies of every private message between two users, oldest first."""
+        with self.data.lock:
+            ua, ub = self.data.user(a), self.data.user(b)
+        return [replace(m) for m in self.data.pms.between(ua.uid, ub.uid)]
 
     # ---- reading back ----------------------------------------------------------------------
     def posts(self, tid: int) -> list[StoredPost]:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from forumbot.simulator.dates import quote_time
+from forumbot.simulator.pm import PmStoreBase, Ucenter15, UcenterX3
 
 GENERATIONS = ("x3", "7.2")
 
@@ -154,6 +155,11 @@ class ForumData:
     _next_fid: int = 2  # fid 1 is the category, as on a fresh install
     _next_tid: int = 1
     _next_pid: int = 1
+    pms: PmStoreBase = field(init=False)  # private messages: the generation's UCenter
+
+    def __post_init__(self) -> None:
+        store = Ucenter15 if self.generation == "7.2" else UcenterX3
+        self.pms = store(self.lock, self.charset)
 
     # ---- users ---------------------------------------------------------------------------
     def add_user(self, name: str, password: str, uid: int | None = None,

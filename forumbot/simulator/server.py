@@ -11,6 +11,7 @@ response — or deliberately does not (dropped connections, truncated bodies).
 from __future__ import annotations
 
 import socket
+from email.utils import formatdate
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -134,6 +135,12 @@ def make_handler(sim: "Simulator") -> type[BaseHTTPRequestHandler]:
 
         def log_message(self, format: str, *args: object) -> None:  # noqa: A002
             return  # the simulator keeps its own request log
+
+        def date_time_string(self, timestamp: float | None = None) -> str:
+            # The Date header is the forum's clock, as a real server's is its own: clients
+            # resolve relative times ("11 秒前") against it.
+            return formatdate(sim.clock.now().timestamp() if timestamp is None else timestamp,
+                              usegmt=True)
 
         def do_GET(self) -> None:
             self.serve("GET")

@@ -62,12 +62,15 @@ class D72App(ForumBase):
         if viewer is None:
             auth = None
         return Visit(viewer, self.formhash_for(viewer), auth, set_cookies=set_cookies,
-                     robot=is_robot_d72(req.user_agent))
+                     robot=is_robot_d72(req.user_agent),
+                     pm_checked=bool(req.cookies.get("checkpm")))
 
     def ctx(self, visit: Visit) -> render.Ctx:
         s = self.data.settings
+        prompts = getattr(self.data.pms, "prompts", {})
         return render.Ctx(self.site_url, self.charset, s.bbname, self.now(), visit.viewer,
-                          visit.formhash, s.dateconvert, s.adminemail)
+                          visit.formhash, s.dateconvert, s.adminemail,
+                          pm_prompt=prompts.get(visit.viewer.uid, 0) if visit.viewer else 0)
 
     def clearcookies(self, visit: Visit) -> None:
         """``clearcookies()``: the session and auth cookies go, the viewer is a guest."""

@@ -48,5 +48,18 @@ TEXTS: dict[str, str] = {
                                "现在将转入主题列表。"),
 }
 
+# Private messages (pm.php).
+TEXTS.update({
+    "not_loggedin": "对不起，您还未登录，无法进行此操作。",
+    "pm_newbie_span": "对不起，您只在注册时间起 {newbiespan} 小时后才有发短消息权限，请返回。",
+    "pm_send_nonexistence": "收件人不存在或存在重复，请返回修改。",
+    "pm_send_self_ignore": "您不能给自己发消息，请返回修改。",
+    "pm_send_invalid": "短消息发送失败，收件人拒收您发的消息，请返回。",
+    "pm_send_limit1day_error": "对不起，超出了您24小时最大发送短消息数，请返回。",
+    "pm_send_floodctrl_error": "对不起，您两次发送短消息间隔太短，请返回。",
+    "pm_send_succeed": "短消息发送成功。",
+    "pm_send_empty": "您没有填写短消息内容，请返回。",
+})
+
 D72_MESSAGES = Messages(TEXTS)
 message = D72_MESSAGES.message

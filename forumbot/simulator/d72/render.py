@@ -41,6 +41,7 @@ class Ctx:
     formhash: str
     dateconvert: bool = True
     adminemail: str = "admin@example.com"
+    pm_prompt: int = 0  # cdb_prompt's pm number: the header's 私人消息 (N)
 
     @property
     def uid(self) -> int:
@@ -68,11 +69,22 @@ def _umenu(ctx: Ctx) -> str:
     if ctx.viewer is None:
         return ('<div id="umenu">\n<a href="register.php" class="noborder">注册</a>\n'
                 '<a href="logging.php?action=login">登录</a>\n</div>')
+    new = ' class="new"' if ctx.pm_prompt else ""
     return (f'<div id="umenu">\n<cite><a href="space.php?uid={ctx.uid}" class="noborder">'
             f'{_esc(ctx.viewer.name)}</a></cite>\n<span class="pipe">|</span>\n'
+            f'<a id="myprompt" href="notice.php"{new}>提醒</a>\n<span id="myprompt_check"></span>\n'
             '<a href="pm.php" id="pm_ntc" target="_blank">短消息</a>\n'
             '<span class="pipe">|</span>\n<a href="memcp.php">个人中心</a>\n'
             f'<a href="logging.php?action=logout&amp;formhash={ctx.formhash}">退出</a>\n</div>')
+
+
+def prompt_menu(ctx: Ctx) -> str:
+    """The 提醒 menu's 私人消息 item: hidden at (0), shown with the count the last
+    ``pm.php?checknewpm`` stored (captured d72/14); a guest's page has it too (d72/01)."""
+    shown = "<li>" if ctx.pm_prompt else '<li style="display:none">'
+    return ('<div id="myprompt_menu" style="display:none" class="promptmenu">\n<div class="promptcontent">\n'
+            f'<ul class="s_clear">{shown}<a id="prompt_pm" href="pm.php?filter=newpm" target="_blank">'
+            f'私人消息 ({ctx.pm_prompt})</a></li></ul>\n</div>\n</div>\n')
 
 
 def page(ctx: Ctx, title: str, body: str, nav: str, body_id: str = "viewthread",
@@ -95,7 +107,7 @@ def page(ctx: Ctx, title: str, body: str, nav: str, body_id: str = "viewthread",
 <h2><a href="index.php" title="{_esc(ctx.bbname)}">{_esc(ctx.bbname)}</a></h2>
 {_umenu(ctx)}
 </div>
-</div>
+{prompt_menu(ctx)}</div>
 <div id="nav"><a href="index.php">{_esc(ctx.bbname)}</a> {nav}</div>
 {body}
 <div id="footer">
@@ -194,9 +206,11 @@ def ajax_message(charset: str, outcome: Outcome, handlekey: str, infloat: bool) 
                             f"typeof submithandle_{handlekey} =='function') {{submithandle_"
                             f"{handlekey}('{outcome.url}', '{js}');}} else {{location.href="
                             f"'{outcome.url}'}}\n</script>")
+        # showmessage(…, '', 1): with infloat the third argument is the handler's key
+        key = outcome.extra if outcome.extra.isdigit() else "0"
         return ajax_xml(charset, f"{text}<script type=\"text/javascript\" reload=\"1\">\nif(typeof "
                                  f"messagehandle_{handlekey} =='function') {{messagehandle_"
-                                 f"{handlekey}('0', '{js}');}}\n</script>")
+                                 f"{handlekey}('{key}', '{js}');}}\n</script>")
     if outcome.extra == "HALTED":
         return ajax_xml(charset, f"{text}<script type=\"text/javascript\" reload=\"1\">\nfunction "
                                  f"ajaxerror() {{\nhideMenu();\nshowDialog('{js_str(text)}', "

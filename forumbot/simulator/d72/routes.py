@@ -6,8 +6,8 @@
 Before any script, like ``include/common.inc.php``: scripts that define ``NOROBOT``
 answer a robot 403 with an empty body, and a closed site answers everything but
 ``logging.php`` with its reason (logging the visitor out). Not simulated, and saying so
-with a 404: registration, new threads, the archiver, the printable view and private
-messages (``pm.php``; issue 13 will add it here as another entry in ``SCRIPTS``).
+with a 404: registration, new threads, the archiver and the printable view.
+Private messages (``pm.php``) are :mod:`forumbot.simulator.d72.pm`'s.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import Callable
 
 from forumbot.simulator.app import Visit
 from forumbot.simulator.d72 import render
-from forumbot.simulator.d72.app import D72App
+from forumbot.simulator.d72.pm import D72PmRoutes
 from forumbot.simulator.d72.messages import message
 from forumbot.simulator.messages import Outcome
 from forumbot.simulator.model import EDIT_STAMP_RE, StoredPost, Thread, User, excerpt_d72
@@ -27,16 +27,17 @@ from forumbot.simulator.wire import Request, Response
 NOROBOT = {"logging.php", "post.php", "pm.php", "register.php", "member.php", "memcp.php",
            "misc.php", "my.php", "search.php", "topicadmin.php", "ajax.php", "seccode.php",
            "notice.php", "task.php", "stats.php", "modcp.php", "attachment.php"}
-NOT_SIMULATED = {"register.php": "registration", "pm.php": "private messages",
+NOT_SIMULATED = {"register.php": "registration",
                  "archiver": "the archiver", "printable": "the printable view"}
 # common.inc.php lets these through a closed site.
 OPEN_WHEN_CLOSED = {"logging.php", "seccode.php", "ajax.php"}
 
 
-class D72Routes(D72App):
+class D72Routes(D72PmRoutes):
     SCRIPTS: dict[str, str] = {
         "index.php": "index", "forumdisplay.php": "forumdisplay", "viewthread.php": "viewthread",
         "redirect.php": "redirect", "logging.php": "logging", "post.php": "post",
+        "pm.php": "pm",  # private messages: forumbot.simulator.d72.pm
     }
 
     def route_any(self, req: Request, visit: Visit) -> Response:

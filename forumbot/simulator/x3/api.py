@@ -34,7 +34,8 @@ class MobileApi(X3Routes):
         if s.site_closed is not None:
             return self.api_out({"error": s.site_closed})
         handler = {"viewthread": self.api_viewthread, "login": self.api_login,
-                   "sendreply": self.api_sendreply, "forumdisplay": self.api_forumdisplay}.get(module)
+                   "sendreply": self.api_sendreply, "forumdisplay": self.api_forumdisplay,
+                   "forumindex": self.api_forumindex, **self.api_pm_modules()}.get(module)
         if handler is None:
             return self.api_out({"error": "module_not_exists"})
         return handler(req, visit)
@@ -53,7 +54,9 @@ class MobileApi(X3Routes):
                              "&size=small&ts=1",
             "groupid": str(user.groupid if user else 7), "formhash": visit.formhash,
             "ismoderator": "0", "readaccess": "10" if user else "1",
-            "notice": {"newpush": "0", "newpm": "0", "newprompt": "0", "newmypost": "0"},
+            "notice": {"newpush": "0",
+                       "newpm": "1" if user and user.uid in self.ucenter.member_newpm else "0",
+                       "newprompt": "0", "newmypost": "0"},
         }
         base.update(variables)
         out: dict[str, object] = {"Version": req.query.get("version", "4"),
@@ -136,6 +139,13 @@ class MobileApi(X3Routes):
                     for t in threads]
         forum = {"fid": str(fid), "name": board.name if board else ""}
         return self.api_out(self.envelope(req, visit, {"forum": forum, "forum_threadlist": rows}))
+
+    def api_forumindex(self, req: Request, visit: Visit) -> Response:
+        with self.data.lock:
+            forums = [{"fid": str(b.fid), "name": b.name,
+                       "threads": str(sum(1 for t in self.data.threads.values() if t.fid == b.fid))}
+                      for b in self.data.boards.values()]
+        return self.api_out(self.envelope(req, visit, {"forumlist": forums}))
 
     def api_login(self, req: Request, visit: Visit) -> Response:
         if req.method != "POST" or not req.arg("loginsubmit"):

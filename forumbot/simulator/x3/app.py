@@ -20,7 +20,7 @@ from forumbot.simulator.x3 import render
 from forumbot.simulator.x3.messages import message
 
 SUSPICIOUS = set("\"<>'()")
-REPLY_301_KEYS = {"post_reply_succeed", "post_edit_succeed"}
+REPLY_301_KEYS = {"post_reply_succeed", "post_edit_succeed", "do_success"}
 
 
 class X3App(ForumBase):
@@ -55,7 +55,8 @@ class X3App(ForumBase):
                                req.cookies.get(self.cookiepre + "mobile", ""),
                                s.mobile, s.mobile) == "touch"
         return Visit(viewer, self.formhash_for(saltkey, viewer), auth, saltkey, set_cookies,
-                     robot=is_robot_x3(req.user_agent), touch=touch)
+                     robot=is_robot_x3(req.user_agent), touch=touch,
+                     pm_checked=bool(req.cookies.get(self.cookiepre + "checkpm")))
 
     def form_charset(self, req: Request) -> str:
         # _init_mobile converts every POSTed field from UTF-8 for mobile requests, and the
@@ -71,8 +72,10 @@ class X3App(ForumBase):
 
     def ctx(self, visit: Visit) -> render.Ctx:
         s = self.data.settings
+        newpm = visit.viewer is not None and visit.viewer.uid in self.data.pms.member_newpm
         return render.Ctx(self.site_url, self.charset, self.cookiepre, s.bbname, self.now(),
-                          visit.viewer, visit.formhash, s.dateconvert, visit.robot)
+                          visit.viewer, visit.formhash, s.dateconvert, visit.robot,
+                          newpm=newpm, checknewpm=not visit.pm_checked)
 
     # ---- output helpers --------------------------------------------------------------------
     def html(self, text: str, status: int = 200) -> Response:

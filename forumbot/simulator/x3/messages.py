@@ -35,6 +35,20 @@ TEXTS: dict[str, str] = {
     # post_newbie_span is only reached by groups cknewuser() lets through.
     "no_privilege_newbiespan": "抱歉，您目前处于见习期间，需要等待 {newbiespan} 分钟后才能进行本操作",
     "post_newbie_span": "抱歉，您在注册时间起 {newbiespan} 分钟后才能拥有发帖权限",
+    # Private messages (source/include/spacecp/spacecp_pm.php, space_pm.php).
+    "do_success": "操作成功 ",
+    "to_login": "您需要先登录才能继续本操作",
+    "message_can_not_send_2": "两次发送短消息太快，请稍候再发送",
+    "message_bad_touser": "抱歉，用户不存在或被冻结，请检查用户名是否正确",
+    "message_bad_touid": "抱歉，用户不存在或被冻结，请检查用户uid是否正确",
+    "message_can_not_send_to_self": "不能给自己发送短消息",
+    "message_can_not_send_8": "抱歉，您不能给自己发短消息",
+    "message_can_not_send_9": "收件人为空或对方屏蔽了您的短消息",
+    "message_can_not_send_11": "该会话不存在",
+    "message_can_not_send_12": "抱歉，您没有权限操作",
+    "message_can_not_send": "抱歉，发送短消息失败",
+    "unable_to_send_air_news": "抱歉，不能发送空消息",
+    "parameters_error": "参数错误",
 }
 
 X3_MESSAGES = Messages(TEXTS)

@@ -51,6 +51,8 @@ class Ctx:
     formhash: str
     dateconvert: bool = True
     robot: bool = False  # IS_ROBOT: checkrobot() matched the User-Agent
+    newpm: bool = False  # common_member.newpm: the header's 消息 is marked new
+    checknewpm: bool = False  # no checkpm cookie: the footer asks op=checknewpm
 
     @property
     def uid(self) -> int:
@@ -74,9 +76,12 @@ def _header(ctx: Ctx, fid: int | None = None) -> str:
     if ctx.viewer is not None:
         who = (f'<div id="um"><p><strong class="vwmy"><a href="home.php?mod=space&amp;uid='
                f'{ctx.uid}" target="_blank" title="访问我的空间">{_esc(ctx.viewer.name)}</a>'
-               f'</strong><span class="pipe">|</span><a href="member.php?mod=logging&amp;'
+               f'</strong><span class="pipe">|</span>{pm_link(ctx)}<span class="pipe">|</span>'
+               f'<a href="member.php?mod=logging&amp;'
                f'action=logout&amp;formhash={ctx.formhash}">退出</a></p><p>用户组: '
                f'{ctx.viewer.grouptitle}</p></div>')
+        if not ctx.robot:  # the 提醒 menu is not drawn for robots (captured x35/44)
+            who = prompt_menu(ctx) + "\n" + who
     else:
         who = ('<form method="post" autocomplete="off" id="lsform" action="member.php?mod='
                'logging&amp;action=login&amp;loginsubmit=yes&amp;infloat=yes&amp;lssubmit=yes">\n'
@@ -94,6 +99,27 @@ def _header(ctx: Ctx, fid: int | None = None) -> str:
               f'<input type="hidden" name="srhfid" value="{fid or 0}" />\n</form></div>')
     return (f'<div id="hd"><div class="wp"><h2><a href="forum.php" title="{_esc(ctx.bbname)}">'
             f'{_esc(ctx.bbname)}</a></h2>\n{who}\n{search}\n</div></div>')
+
+
+def pm_link(ctx: Ctx) -> str:
+    """The header's 消息 link; ``class="new"`` once ``op=checknewpm`` found unread PMs."""
+    new = ' class="new"' if ctx.newpm else ""
+    return f'<a href="home.php?mod=space&amp;do=pm" id="pm_ntc"{new}>消息</a>'
+
+
+def prompt_menu(ctx: Ctx) -> str:
+    em = "prompt_news" if ctx.newpm else "prompt_news_0"
+    return ('<ul id="myprompt_menu" class="p_pop" style="display: none;">\n<li><a href="home.php?'
+            'mod=space&amp;do=pm" id="pm_ntc" style="background-repeat: no-repeat; background-'
+            f'position: 0 50%;"><em class="{em}"></em>消息</a></li>\n</ul>')
+
+
+def checknewpm_script(ctx: Ctx) -> str:
+    """The footer script that makes Discuz look for new PMs (only without ``checkpm``)."""
+    if not (ctx.checknewpm and ctx.viewer is not None and not ctx.robot):
+        return ""
+    return (f'<script src="home.php?mod=spacecp&ac=pm&op=checknewpm&rand={int(ctx.now.timestamp())}" '
+            'type="text/javascript"></script>\n')
 
 
 def page(ctx: Ctx, title: str, body: str, fid: int | None = None) -> str:
@@ -120,7 +146,7 @@ def page(ctx: Ctx, title: str, body: str, fid: int | None = None) -> str:
 </div>
 <div id="ft" class="wp cl"><p class="xs0">GMT+8, {absolute_minutes(ctx.now)}</p>
 <p>Powered by <strong>Discuz!</strong> <em>X3.5</em> (forumbot simulator)</p></div>
-</body>
+{checknewpm_script(ctx)}</body>
 </html>
 """
     return crlf(html)

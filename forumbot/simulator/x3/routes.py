@@ -1,8 +1,7 @@
 """X3.5's HTML endpoints: forum index, thread list, thread pages, login, reply and edit.
 
 Entry scripts dispatch on ``mod``/``action`` the way ``forum.php`` and ``member.php`` do;
-a later route family (private messages, ``home.php?mod=space&do=pm``) slots into
-``ENTRY_SCRIPTS`` the same way.
+``home.php`` (private messages) is :mod:`forumbot.simulator.x3.pm`'s.
 """
 
 from __future__ import annotations
@@ -15,11 +14,11 @@ from forumbot.simulator.messages import Outcome
 from forumbot.simulator.model import EDIT_STAMP_RE, Thread
 from forumbot.simulator.wire import Request, Response, random_token
 from forumbot.simulator.x3 import render, touch
-from forumbot.simulator.x3.app import X3App
+from forumbot.simulator.x3.pm import X3PmRoutes
 from forumbot.simulator.x3.messages import message
 
 
-class X3Routes(X3App):
+class X3Routes(X3PmRoutes):
     """Dispatch on script + ``mod``/``action`` the way Discuz's entry scripts do."""
 
     def route(self, req: Request, visit: Visit) -> Response:
@@ -39,6 +38,8 @@ class X3Routes(X3App):
                        "&guestmessage=yes")
                 return Response(302, b"", f"text/html; charset={self.charset}").location(url)
             return self.outcome(req, visit, self.closed_outcome(closed))
+        if script == "home.php":
+            return self.home(req, visit)
         if script in ("forum.php", "index.php"):
             mod = req.query.get("mod", "")
             handler = {"": self.index, "index": self.index, "forumdisplay": self.forumdisplay,

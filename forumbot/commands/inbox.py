@@ -1,0 +1,109 @@
+"""``forumbot inbox``: the messages in saved private-message pages — for tests and for a
+director's dispute ("did the bot get my 批准?")."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timezone
+from pathlib import Path
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from parsers.errors import PageParseError
+from parsers.models import TimePrecision
+from parsers.pm import PrivateMessage, read_pm_page
+
+__all__ = ["commands", "inbox", "message_record", "read_pm_files"]
+
+
+def message_record(message: PrivateMessage) -> dict[str, object]:
+    """One message as ``--json`` prints it: exactly these keys."""
+    return {"id": message.id, "from": message.author, "uid": message.uid,
+            "time": message.time.isoformat(), "text": message.text}
+
+
+def read_pm_files(paths: list[Path], *, tz: ZoneInfo, now: datetime | None) -> list[PrivateMessage]:
+    """Every message of the saved pages, once per pmid (per generation: pages of two
+    forums do not merge), oldest first. A file that is not
+    a conversation page raises ``PageParseError`` naming it. Relative times (X3.5's
+    mobile API) are resolved against ``now``, else against the file's modification time
+    (when the page was saved)."""
+    found: dict[tuple[str, int], PrivateMessage] = {}
+    for path in paths:
+        data = path.read_bytes()
+        moment = now or datetime.fromtimestamp(path.stat().st_mtime, timezone.utc)
+        content_type = "application/json" if path.suffix.lower() == ".json" else None
+        page = read_pm_page(data, content_type=content_type, source=str(path), tz=tz, now=moment)
+        if not page.messages and page.conversations:
+            raise PageParseError("an inbox list, not a conversation: open the conversation "
+                                 "with the user and save that page", source=str(path))
+        for message in page.messages:
+            found.setdefault((page.generation, message.id), message)
+    return [found[key] for key in sorted(found)]
+
+
+def _shown_time(message: PrivateMessage) -> str:
+    fmt = "%Y-%m-%d %H:%M:%S" if message.time_precision is TimePrecision.SECOND else "%Y-%m-%d %H:%M"
+    return message.time.strftime(fmt)
+
+
+def _table(messages: list[PrivateMessage]) -> Table:
+    table = Table(title=f"共 {len(messages)} 条短消息")
+    for name in ("编号", "发信人", "UID", "时间", "内容"):
+        table.add_column(name, justify="right" if name in ("编号", "UID") else "left")
+    for m in messages:
+        table.add_row(str(m.id), m.author or "", "" if m.uid is None else str(m.uid),
+                      _shown_time(m), m.text)
+    return table
+
+
+@click.command("inbox")
+@click.option("--pages", "pages", required=True, multiple=True,
+              type=click.Path(exists=True, dir_okay=False),
+              help="Saved PM conversation page (X3.5 or 7.2 HTML, X3.5 mobile-API JSON). "
+                   "Repeat, or list several after one --pages.")
+@click.argument("more", nargs=-1, type=click.Path(exists=True, dir_okay=False))
+@click.option("--json", "as_json", is_flag=True,
+              help="Print a JSON list, one object per message: id, from, uid, time, text.")
+@click.option("--tz", default="Asia/Shanghai", show_default=True,
+              help="The forum's time zone (pages carry no zone marker).")
+@click.option("--now", default=None,
+              help="ISO time the pages were saved, for relative times (default: each file's "
+                   "modification time).")
+def inbox(pages: tuple[str, ...], more: tuple[str, ...], as_json: bool, tz: str,
+          now: str | None) -> None:
+    """Print every private message read from saved conversation pages (either Discuz!
+    version, detected), once per message id, oldest first.
+
+    Example:
+
+        forumbot inbox --pages conversation-with-director.html --json
+    """
+    try:
+        zone = ZoneInfo(tz)
+    except (ZoneInfoNotFoundError, ValueError) as exc:
+        raise click.ClickException(f"unknown time zone: {tz}") from exc
+    moment = None
+    if now:
+        try:
+            moment = datetime.fromisoformat(now)
+        except ValueError as exc:
+            raise click.ClickException(f"--now is not an ISO time: {now}") from exc
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=zone)
+    try:
+        messages = read_pm_files([Path(p) for p in (*pages, *more)], tz=zone, now=moment)
+    except PageParseError as exc:
+        raise click.ClickException(str(exc)) from exc
+    except OSError as exc:
+        raise click.ClickException(f"cannot read {exc.filename}: {exc.strerror}") from exc
+    if as_json:
+        click.echo(json.dumps([message_record(m) for m in messages], ensure_ascii=False, indent=2))
+    else:
+        Console().print(_table(messages))
+
+
+commands = [inbox]
