@@ -22,6 +22,7 @@ from typing import Any
 
 from flask import flash, g, redirect, render_template, request, url_for
 
+from engine.badge import Succession
 from engine.cards import Card, Decision
 from forumbot import director
 from forumbot.desk import ending, forms, texts
@@ -292,6 +293,11 @@ def _draw_confirm(rt: Runtime, now: datetime, *, changed: bool = False) -> str:
     badge = director.badge(rt, now)
     if badge.vacancy is None:
         raise DirectorError("警长没有空缺，不需要抽签")
+    if badge.succession is Succession.VACANT:
+        raise DirectorError("本规则下罚下不触发【殉职】，警徽不随机移交")
+    if badge.succession is not Succession.DRAW and not badge.draw_offered(now):
+        when = f"{badge.draw_from:%m-%d %H:%M} 起才可随机移交" if badge.draw_from else "本规则不随机移交警徽"
+        raise DirectorError(f"{when}：请等待 {badge.vacancy.previous} 指定继任者")
     lines = [texts.clean(badge.describe(now)), "候选：" + ("、".join(badge.candidates) or "无"),
              "确认后随机抽取一人继任警长；随机种子在确认时生成并记入事件，任何人都可以复核。",
              "会生成一篇警长通知草稿，等你审批。"]

@@ -172,7 +172,7 @@ def banner(rt: Runtime, status: director.Status, state: GameState, now: datetime
         items.append(WaitItem(f"{len(status.failed)} 篇帖子发送失败", urls["drafts"], "error"))
     if status.proposals:
         items.append(WaitItem(f"{len(status.proposals)} 条判罚提议", urls["cards"]))
-    if status.acceleration is not None and status.acceleration.enough:
+    if status.acceleration is not None and status.acceleration.enough and not _accelerated(state, status):
         items.append(WaitItem(f"第{status.acceleration.day}日的加速申请已达到人数：请决定是否确认加速", urls["accelerate"]))
     stale = stale_published(rt)
     for post in stale:
@@ -183,6 +183,12 @@ def banner(rt: Runtime, status: director.Status, state: GameState, now: datetime
     if moderated:
         items.append(WaitItem(f"{len(moderated)} 篇帖子在论坛审核中（版主通过后才可见）", urls["drafts"], "info"))
     return Banner(over, agent_health(rt, now), tuple(items), tuple(stale))
+
+
+def _accelerated(state: GameState, status: director.Status) -> bool:
+    """Whether today is accelerated: ``state.day`` knows the acceleration events, the
+    windows in ``state.days`` (and so ``status.day``) do not."""
+    return status.day is not None and state.day(status.day.number).accelerated
 
 
 def _moderated(d: Draft) -> bool:
@@ -199,6 +205,7 @@ class GameNow:
     living: tuple[str, ...]
     last_poll: datetime | None
     badge_text: str = ""
+    accelerated: bool = False
     acceleration_text: str | None = None
     lives: tuple[str, ...] = ()  # 双身份: who has one identity left
 
@@ -213,10 +220,12 @@ def game_now(rt: Runtime, now: datetime, status: director.Status | None = None,
     state = state or current_state(rt.config, rt.store)
     polls = [c.updated_at for tid in thread_roles(state) if (c := rt.store.cursor(tid)) is not None]
     badge = clean(status.badge.describe(now)) if status.badge else f"警长：{status.sheriff or '无'}"
+    accelerated = _accelerated(state, status)
     acceleration = clean(status.acceleration.describe()) if status.acceleration and status.acceleration.requests \
-        else None
+        and not accelerated else None
     return GameNow(status=status, state=state, living=state.living(now), last_poll=max(polls, default=None),
-                   badge_text=badge, acceleration_text=acceleration, lives=tuple(p for p, _ in status.lives))
+                   badge_text=badge, accelerated=accelerated, acceleration_text=acceleration,
+                   lives=tuple(p for p, _ in status.lives))
 
 
 # ---------------------------------------------------------------- tally

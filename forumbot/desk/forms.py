@@ -130,6 +130,8 @@ def actions_view(rt: Runtime, state: GameState, status: director.Status, now: da
                           hm(d.deadline.astimezone(tz)), d.start <= now, d.deadline <= now)
                  for d in sorted(state.days, key=lambda d: d.number))
     current = day_at(state, now)
+    if current is not None:
+        current = state.day(current.number)  # state.days do not carry an acceleration event: state.day does
     today = current.number if current else None
     numbers = [d.number for d in days]
     if current is None:

@@ -241,7 +241,7 @@ def audit_sentence(action: str, detail: Mapping[str, Any], ctx: LogContext) -> s
         if d.get("corrects") and kind != "night":
             head = f"更正事件 #{d.get('corrects')} 为"
         else:
-            head = f"记录{EVENT_KIND_ZH.get(kind, '事件')}"
+            head = f"记录事件 #{event_id}" if isinstance(event_id, int) else "记录事件"
         body = summary or _event_fallback(kind, d)
         because = f"（更正理由：{d['why_correction']}）" if d.get("why_correction") else ""
         return f"{head}：{clean(body)}{when}{because}"
