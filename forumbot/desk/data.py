@@ -19,16 +19,13 @@ from forumbot import director, gamelog
 from forumbot.desk import texts
 from forumbot.desk.bbcode import bbcode_to_html
 from forumbot.desk.ending import GameOver, game_over
-from forumbot.desk.texts import (CARD_ZH, FLAG_ZH, KIND_ZH, PROPOSAL_ZH, STATE_ZH, Said, actor_zh, clean,
-                                 forum_error, hm, kind_zh, state_zh)
+from forumbot.desk.texts import FLAG_ZH, Said, actor_zh, clean, forum_error, hm, kind_zh, state_zh
 from forumbot.game import ballots_for, count_day, current_state, thread_roles
 from forumbot.instance import Holder, lock_path, probe
 from forumbot.outbox import Draft, DraftState
 from forumbot.runtime import Runtime
 from forumbot.store.records import CardProposal, ProposalState
 from forumbot.views import format_left, format_time, rule_text
-
-__all__ = ["CARD_ZH", "FLAG_ZH", "KIND_ZH", "PROPOSAL_ZH", "STATE_ZH"]  # the names templates know
 
 # Kinds whose body the bot renders again when it publishes (the tally then, the time left
 # then) unless the director edited the words.

@@ -113,8 +113,10 @@ def _enter_night(page, desk_url: str, day: int, run: Run) -> None:
     page.goto(desk_url + "actions")
     form = page.locator("#form-night")
     form.locator('select[name="day"]').select_option(str(day))
-    form.locator('input[name="out"]').fill(NIGHTS[day])
+    form.locator('select[name="players"]').first.select_option(NIGHTS[day])
     form.locator("button").click()
+    assert f"第{day}日前夜" in page.locator("#confirm").inner_text()
+    page.locator("#confirm-button").click()
     flash = page.locator(".flash.ok").inner_text()
     assert f"第{day}日前夜：{NIGHTS[day]}" in flash, flash
     draft_id = int(re.search(r"公示草稿 #(\d+)", flash).group(1))

@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import html
 import re
-from datetime import timedelta
-
 import lxml.html
 import pytest
 
