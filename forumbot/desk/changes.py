@@ -20,15 +20,16 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from flask import flash, g, redirect, render_template, request, url_for
+from flask import abort, flash, g, redirect, render_template, request, url_for
 
 from engine.badge import Succession
 from engine.cards import Card, Decision
 from forumbot import director
-from forumbot.desk import ending, forms, texts
+from forumbot.desk import data, ending, forms, texts
 from forumbot.desk.app import runtime_holder
 from forumbot.desk.impact import ImpactView, fingerprint, view
-from forumbot.desk.routes import bp, domain_errors, field, int_field, local, page_context, say_error
+from forumbot.desk.routes import (bp, domain_errors, field, int_field, local, page_context, render_page,
+                                   say_error)
 from forumbot.director import DirectorError, EventSpec
 from forumbot.game import current_state, day_at
 from forumbot.gamelog import Applied
@@ -185,14 +186,9 @@ def undo_apply(event_id: int):
 
 @bp.get("/events/<int:event_id>/correct")
 def correct_form(event_id: int):
-    from forumbot.desk.data import events as event_rows
-    from forumbot.desk.routes import render_page
-
     def build(rt: Runtime, now: datetime) -> dict[str, Any]:
-        rows = [r for r in event_rows(rt) if r.view.id == event_id]
+        rows = [r for r in data.events(rt) if r.view.id == event_id]
         if not rows or not rows[0].correctable:
-            from flask import abort
-
             abort(404, description=f"事件 #{event_id} 不存在或不能更正（只有生效的出局、身份死亡、若愚、警长、"
                                    "替罪羊、夜晚结果、冤死名单和加速可以更正；其他请撤销后重新录入）")
         row = rows[0]

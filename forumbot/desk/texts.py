@@ -131,7 +131,6 @@ FORUM_ERROR_ZH = {
     "RobotPage": "论坛返回了给搜索引擎的页面", "Interrupted": "已中断",
 }
 _CLASS_PREFIX = re.compile(r"^([A-Z][A-Za-z]+): ?(.*)$", re.S)
-_LATIN = re.compile(r"[A-Za-z]{2,}")
 
 
 @dataclass(frozen=True)
@@ -155,7 +154,7 @@ def forum_error(error: str | None) -> Said:
         return Said(f"在论坛上查找这篇帖子时出错：{inner.text}", error)
     if label is None:
         label = "发送时出错"
-    if rest and not _LATIN.search(rest):
+    if rest and _chinese(rest):  # the forum's own words
         return Said(f"{label}：{rest}", "" if not name else error)
     return Said(label, error)
 
@@ -182,9 +181,13 @@ def error_zh(exc: BaseException) -> Said:
         return Said("帖子内容不能为空", text)
     if "changed under us" in text:
         return Said("这篇帖子刚刚被机器人改变了状态：请刷新后再试", text)
-    if text and not _LATIN.search(clean(text)):
+    if _chinese(text):  # the library's own refusal (a player's name may be Latin)
         return Said(clean(text))
     return Said("操作未能完成（原因见原始信息）", text or type(exc).__name__)
+
+
+def _chinese(text: str) -> bool:
+    return any("\u4e00" <= ch <= "\u9fff" for ch in text)
 
 
 # ---------------------------------------------------------------- times

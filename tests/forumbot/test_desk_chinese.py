@@ -335,3 +335,34 @@ def test_desk_chinese__the_mid_game_has_what_the_pages_must_say(mid):
     if mid.ruleset == "dual":
         assert {"identity_lost", "voters", "scapegoat"} <= kinds
     assert talk_tid(1) and PROGRESS
+
+
+# ---------------------------------------------------------------- the words themselves
+
+
+@pytest.mark.parametrize("raw,said", [
+    ("第3日前夜的结果尚未录入（forumbot night --day 3）", "第3日前夜的结果尚未录入"),
+    ("警长：空缺 —— 饺子（出局）；可随机移交（forumbot draw-sheriff）", "警长：空缺 —— 饺子（出局）；可以随机移交"),
+    ("还没有任何一天开始：请用 --day 指定", "还没有任何一天开始：请指定是第几日"),
+    ("双身份：出局会去掉该角色全部身份；只失去一层身份请用 identity-lost", "双身份：出局会去掉该角色全部身份；只失去一层身份请用「身份死亡」"),
+    ("字体 (badge draw seed=42)", "字体（警徽随机移交，随机种子 42）"),
+])
+def test_desk_chinese__library_lines_lose_their_command_hints(raw, said):
+    from forumbot.desk.texts import clean
+
+    assert clean(raw) == said
+
+
+def test_desk_chinese__english_refusals_are_translated_and_kept_raw():
+    from forumbot.desk.texts import error_zh, forum_error
+    from forumbot.outbox import InvalidTransitionError
+
+    said = error_zh(InvalidTransitionError("draft #5 is published; cannot move it to approved"))
+    assert said.text == "#5 现在是「已发布」，不能再改为「已批准，等待发出」" and "published" in said.raw
+    unknown = error_zh(ValueError("something odd happened"))
+    assert unknown.text == "操作未能完成（原因见原始信息）" and unknown.raw == "something odd happened"
+    assert error_zh(ValueError("“Alice”不是玩家")).text == "“Alice”不是玩家"
+    refused = forum_error("ThreadClosed: 本主题已关闭，您不能回复")
+    assert refused.text == "帖子已关闭：本主题已关闭，您不能回复" and refused.raw.startswith("ThreadClosed")
+    timeout = forum_error("ForumUnavailable: read timeout")
+    assert timeout.text == "论坛没有响应" and "read timeout" in timeout.raw

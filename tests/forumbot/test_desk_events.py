@@ -616,3 +616,11 @@ def test_desk_events__audit_log_in_sentences(mid):
                  "给 小笼包 黄牌 3 分", "发送失败：帖子已关闭", "批准 #", "提议给 烧卖 蓝牌"):
         assert said in joined, (said, joined)
     assert english(page) == []
+
+
+def test_desk_events__a_refusal_naming_a_latin_named_player_is_said_as_is(game):
+    g = game("simple14")
+    g.at(at(1, "12:00"))
+    g.enter(EventSpec("out", player="Alice", why="hunter"), at(1, "12:00"))
+    said = Desk(g).refused("/event", {"kind": "sheriff", "player": "Alice"})
+    assert "Alice 已出局，不能继任警长" in said
