@@ -44,6 +44,7 @@ def _confirm(rt: Runtime, now: datetime, *, title: str, impact: ImpactView | Non
     """The confirm page: what the change does, and the one button that applies it."""
     g.poll_seconds = 0  # a POST's answer: never refreshed in place
     context = page_context(rt, now)
+    context["banner"] = None  # the decision at hand only; the banner is on every other page
     return render_template("confirm.html", **context, title=title, impact=impact, fields=fields,
                            action=action, verb=verb, back=back, lines=lines or [], changed=changed, changed_text=CHANGED,
                            danger=danger)
