@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any, Iterable, Mapping
+from typing import Any, Mapping
 
 from engine.acceleration import AccelerationStatus
 from engine.badge import BadgeStatus, Succession
@@ -306,7 +306,3 @@ def default_said(spec: EventSpec) -> str:
             spec.why or "", "白天出局默认为现在")
     return {"night": "夜晚结果在该日开始时生效", "idiot": "【若愚】默认在投票出局的截止时间生效",
             "sheriff": "继任警长默认从警徽空缺时起生效"}.get(spec.kind, "默认为现在")
-
-
-def selected(values: Iterable[str]) -> set[str]:
-    return {v for v in values if v}

@@ -366,3 +366,34 @@ def test_desk_chinese__english_refusals_are_translated_and_kept_raw():
     assert refused.text == "帖子已关闭：本主题已关闭，您不能回复" and refused.raw.startswith("ThreadClosed")
     timeout = forum_error("ForumUnavailable: read timeout")
     assert timeout.text == "论坛没有响应" and "read timeout" in timeout.raw
+
+
+@pytest.mark.parametrize("action,detail,said", [
+    ("outbox.draft", {"draft": 3, "kind": "final_count", "day": 2}, "起草 #3 最终计票（第2日）"),
+    ("outbox.approved", {"draft": 3, "edited": True}, "批准 #3 最终计票（第2日）（按修改稿）"),
+    ("outbox.approved", {"draft": 3, "policy": "auto"}, "自动批准 #3 最终计票（第2日）（此类帖子无需审批）"),
+    ("outbox.publishing", {"draft": 3, "attempt": 2, "rendered_at_publish": True},
+     "开始发送 #3 最终计票（第2日）（第 2 次），已按发出时的票数重新生成"),
+    ("outbox.published", {"draft": 3, "pid": 77}, "#3 最终计票（第2日） 已发布（pid 77）"),
+    ("outbox.published", {"draft": 3, "pid": None, "moderated": True}, "#3 最终计票（第2日） 已提交，论坛审核中"),
+    ("outbox.pending_moderation", {"draft": 3}, "#3 最终计票（第2日） 已提交，论坛审核中"),
+    ("outbox.failed", {"draft": 3, "error": "FloodControl: 您两次发表间隔少于 15 秒"},
+     "#3 最终计票（第2日） 发送失败：发帖太快（论坛的灌水限制）：您两次发表间隔少于 15 秒"),
+    ("outbox.superseded", {"draft": 3, "by": 4}, "#3 最终计票（第2日） 被新的 #4 取代，不再发送"),
+    ("card.given", {"player": "包子", "color": "yellow", "day": 2, "reason": "字体 (badge draw seed=7)"},
+     "给 包子 黄牌（第2日）：字体（警徽随机移交，随机种子 7）"),
+    ("retally", {"day": 2, "changed": True}, "重新计票第2日：有变化"),
+    ("config.changed", {"hash": "abc123"}, "游戏配置有变化（已保存新的配置快照）"),
+    ("evidence.exported", {"day": 2, "file": "/tmp/day2.json"}, "导出第2日的证据文件（文件位置和校验和见原始数据）"),
+    ("event.retract", {"event": 5, "why": "手误"}, "撤销了事件 #5：手误"),
+    ("event.out", {"event": 6, "player": "包子", "why": "hunter", "game_at": "2026-12-02T20:00:00+08:00"},
+     "记录事件 #6：包子 被猎人带走，生效时间 12-02 20:00"),
+    ("something.new", {"x": 1}, "其他操作（见原始数据）"),
+])
+def test_desk_chinese__audit_actions_as_sentences(action, detail, said):
+    from types import SimpleNamespace
+
+    from forumbot.desk.texts import LogContext, audit_sentence
+
+    draft = SimpleNamespace(kind=SimpleNamespace(value="final_count"), day=2)
+    assert audit_sentence(action, detail, LogContext(events={}, drafts={3: draft})) == said
