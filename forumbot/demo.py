@@ -23,6 +23,7 @@ from typing import Callable
 
 from forumbot import director
 from forumbot.agent import Agent, TickReport
+from forumbot.instance import InstanceLock
 from forumbot.outbox import Draft, DraftKind, DraftState
 from forumbot.runtime import Runtime, make_client, open_runtime
 from forumbot.scenario import (BOT, END, GAME_START, PASSWORD, Driver, World, build_world, config_from,
@@ -42,8 +43,11 @@ class Game:
     driver: Driver
     approved: list[Draft] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)  # what the agent's passes reported
+    lock: InstanceLock | None = None  # held while the desk shows the agent's health (--desk)
 
     def close(self) -> None:
+        if self.lock is not None:
+            self.lock.release()
         self.rt.close()
 
 
@@ -217,9 +221,16 @@ def start_browser_director(game: Game, out, *, port: int | None = None, poll_sec
 
     ``port``: the desk's port (default ``forumbot.desk.DEFAULT_PORT``; 0 picks a free one)."""
     from forumbot.desk import DEFAULT_PORT, start_desk
+    from forumbot.health import Health
+    from forumbot.instance import lock_path
 
     desk = start_desk(game.rt.config.path, port=DEFAULT_PORT if port is None else port, clock=game.clock,
                       poll_seconds=poll_seconds)
+    # Held as `forumbot run` holds it, so the desk shows the demo's agent as running.
+    game.lock = InstanceLock.acquire(lock_path(game.rt.settings.agent.database), role="agent",
+                                     since=game.clock.now())
+    game.lock.update(desk={"url": desk.url})
+    game.agent.health = Health(game.lock)
     game.driver.on_night = lambda action: print(
         f"[{game.clock.now():%m-%d %H:%M}] night before day {action.day}: enter "
         f"{'、'.join(action.out)} as out on the desk ({desk.url}) to go on", file=out)

@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from flask import Flask, current_app, flash, render_template, request
+from werkzeug.exceptions import HTTPException
 
 from forumbot.clock import Clock
 from forumbot.desk.security import (CSRF_FIELD, LOOPBACK_NAMES, TOKEN_ENV, DeskSecurityError, LoginLimiter,
@@ -76,13 +77,43 @@ def create_app(config_path: str | Path, *, host: str = DEFAULT_HOST, clock: Cloc
     app.extensions["forumbot_login_limiter"] = LoginLimiter()
     # Registered before the blueprint's guards, so a locked-out address is answered first.
     app.before_request(_refuse_locked_out_login)
+    from forumbot.desk import changes  # noqa: F401 - registers the two-step changes on the blueprint
     from forumbot.desk.routes import bp
 
     # Globals, not context: the macros in _macros.html are imported without context.
     app.jinja_env.globals.update(csrf_token=csrf_token, csrf_field=CSRF_FIELD)
 
     app.register_blueprint(bp)
+    app.register_error_handler(HTTPException, _error_page)
+    app.register_error_handler(500, _error_page)
     return app
+
+
+# Every error page in Chinese: werkzeug's own descriptions are English.
+ERROR_TITLES = {
+    400: ("请求无效", "这个请求导演台看不懂。请回到导演台的页面重新操作。"),
+    403: ("无权访问", "你没有权限打开这个页面。"),
+    404: ("页面不存在", "导演台没有这个页面。请用上方的菜单。"),
+    405: ("不能这样打开这个地址", "这个地址只接受表单提交：请回到导演台的页面重新操作。"),
+    413: ("提交的内容太大", "表单内容超过了 1 MB。"),
+    429: ("请求太频繁", "请稍后再试。"),
+    500: ("导演台出错了", "导演台处理这个请求时出错了，详情已写入日志。游戏数据没有因此改变：请刷新页面重试。"),
+}
+
+
+def _error_page(exc):
+    code = getattr(exc, "code", None) or 500
+    title, default = ERROR_TITLES.get(code, ("出错了", "请回到导演台的页面重新操作。"))
+    said = getattr(exc, "description", None)
+    if not said or said == getattr(type(exc), "description", None) or not _chinese(said):
+        said = default
+    page = render_template("error.html", code=code, title=title, description=said, now=None, nav_waiting=0,
+                           game=None, poll_seconds=0)
+    return page, code
+
+
+def _chinese(text: str) -> bool:
+    return any("\u4e00" <= ch <= "\u9fff" for ch in str(text))
 
 
 def _refuse_locked_out_login():

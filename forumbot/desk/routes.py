@@ -1,5 +1,7 @@
-"""The desk's pages (GET, never change anything) and forms (POST, each one library call
-through ``forumbot.director`` or the outbox, then back to the page with a message)."""
+"""The desk's pages (GET, never change anything) and its plain forms (POST, each one
+library call through ``forumbot.director`` or the outbox, then back to the page with a
+message). Changes to the game itself — events, cards, the badge, the game's end — are
+in ``forumbot.desk.changes``: each is previewed and confirmed before it is applied."""
 
 from __future__ import annotations
 
@@ -7,12 +9,14 @@ from datetime import datetime
 from typing import Any, Callable
 from urllib.parse import urlsplit
 
-from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, session, url_for
+from flask import Blueprint, abort, current_app, flash, g, redirect, render_template, request, session, url_for
 
 from forumbot import director
-from forumbot.desk import data
+from forumbot.desk import data, texts
+from forumbot.desk.forms import NOBODY
 from forumbot.desk.app import runtime_holder
 from forumbot.desk.security import check_csrf, logged_in, token_matches
+from forumbot.game import current_state
 from forumbot.runtime import Runtime
 
 bp = Blueprint("desk", __name__)
@@ -20,7 +24,7 @@ bp = Blueprint("desk", __name__)
 OPEN_ENDPOINTS = {"desk.login", "static"}
 
 
-def _domain_errors() -> tuple[type[BaseException], ...]:
+def domain_errors() -> tuple[type[BaseException], ...]:
     from engine.cards import CardError
     from engine.state import StateError
     from forumbot.config import ConfigError
@@ -34,10 +38,19 @@ def _domain_errors() -> tuple[type[BaseException], ...]:
 
 @bp.app_context_processor
 def _globals() -> dict[str, Any]:
-    return {"when": data.when,
-            "poll_seconds": current_app.config["DESK_POLL_SECONDS"],
-            "login_required": current_app.config["DESK_LOGIN"], "kind_zh": data.KIND_ZH,
-            "card_zh": data.CARD_ZH, "proposal_zh": data.PROPOSAL_ZH}
+    return {"when": when, "poll_seconds": g.get("poll_seconds", current_app.config["DESK_POLL_SECONDS"]),
+            "login_required": current_app.config["DESK_LOGIN"], "kind_zh": texts.kind_zh,
+            "state_zh": texts.state_zh, "card_zh": texts.card_zh, "proposal_zh": texts.PROPOSAL_ZH,
+            "actor_zh": texts.actor_zh, "clean": texts.clean, "nobody_value": NOBODY,
+            "ruleset_zh": texts.ruleset_zh}
+
+
+def when(at: datetime | None) -> str:
+    """A time as the desk shows it: the forum's zone, to the minute."""
+    if at is None:
+        return "—"
+    tz = g.get("forum_tz")
+    return data.when(at.astimezone(tz) if tz is not None else at)
 
 
 @bp.before_app_request
@@ -62,7 +75,7 @@ def _headers(response):
     return response
 
 
-def _local(target: str | None, default: str) -> str:
+def local(target: str | None, default: str) -> str:
     """Only same-site paths are followed after a form (no open redirect)."""
     if not target:
         return default
@@ -72,46 +85,67 @@ def _local(target: str | None, default: str) -> str:
     return target
 
 
-def _page(template: str, build: Callable[[Runtime, datetime], dict[str, Any]], **extra: Any) -> str:
+def banner_urls() -> dict[str, str]:
+    return {"night": url_for("desk.actions", _anchor="night"), "sheriff": url_for("desk.actions", _anchor="sheriff"),
+            "drafts": url_for("desk.drafts"), "cards": url_for("desk.cards"),
+            "accelerate": url_for("desk.actions", _anchor="accelerate"), "events": url_for("desk.events"),
+            "stale": url_for("desk.drafts", _anchor="stale")}
+
+
+def page_context(rt: Runtime, now: datetime) -> dict[str, Any]:
+    """What every page shows around its own content: the banner, the game clock."""
+    g.forum_tz = rt.config.forum.tz
+    status = director.status(rt, now)
+    state = current_state(rt.config, rt.store)
+    g.status, g.state = status, state
+    return {"now": now, "game": rt.config, "nav_waiting": len(status.drafts_waiting),
+            "banner": data.banner(rt, status, state, now, banner_urls())}
+
+
+def render_page(template: str, build: Callable[[Runtime, datetime], dict[str, Any]], **extra: Any) -> str:
     with runtime_holder().use() as rt:
         now = rt.clock.now()
+        around = page_context(rt, now)
         context = build(rt, now)
-        return render_template(template, now=now, game=rt.config, nav_waiting=len(rt.outbox.awaiting_approval()),
-                               **context, **extra)
+        return render_template(template, **around, **context, **extra)
 
 
-def _act(change: Callable[[Runtime, datetime], str], *, back: str) -> Any:
+def say_error(exc: BaseException) -> None:
+    """A refusal as a message on the page (Chinese; what the library said in English, if
+    anything, only in a collapsed detail for an operator)."""
+    said = texts.error_zh(exc)
+    flash(f"未执行：{said.text}", "error")
+    if said.raw:
+        flash(said.raw, "raw")
+
+
+def act(change: Callable[[Runtime, datetime], str], *, back: str) -> Any:
     """Run one change; its message (or the domain error) is shown on the page it came from."""
     try:
         with runtime_holder().use() as rt:
+            g.forum_tz = rt.config.forum.tz
             message = change(rt, rt.clock.now())
         flash(message, "ok")
-    except _domain_errors() as exc:
-        text = str(exc).strip("'\"") or type(exc).__name__
-        flash(f"未执行：{text}", "error")
-    return redirect(_local(request.form.get("next"), back))
+    except domain_errors() as exc:
+        say_error(exc)
+    return redirect(local(request.form.get("next"), back))
 
 
-def _field(name: str, *, required: bool = True) -> str:
+def field(name: str, *, required: bool = True, what: str | None = None) -> str:
     value = request.form.get(name, "").strip()
     if required and not value:
-        raise ValueError(f"缺少 {name}")
+        raise director.DirectorError(f"请填写{what or '必填项'}")
     return value
 
 
-def _int(name: str, *, required: bool = True) -> int | None:
-    value = _field(name, required=required)
+def int_field(name: str, *, required: bool = True, what: str = "数字") -> int | None:
+    value = field(name, required=required, what=what)
     if not value:
         return None
     try:
         return int(value)
     except ValueError:
-        raise ValueError(f"{name} 应为数字，而不是 {value!r}") from None
-
-
-def _names(value: str) -> list[str]:
-    return [n.strip() for n in value.replace("，", ",").replace("、", ",").replace("\n", ",").split(",")
-            if n.strip()]
+        raise director.DirectorError(f"{what}应为数字，而不是“{value}”") from None
 
 
 # ---------------------------------------------------------------- login
@@ -123,9 +157,9 @@ def login():
         if token_matches(request.form.get("token", "")):
             session.clear()
             session["auth"] = True
-            return redirect(_local(request.form.get("next"), url_for("desk.now")))
+            return redirect(local(request.form.get("next"), url_for("desk.now")))
         flash("令牌不对。", "error")
-    return render_template("login.html", next=_local(request.args.get("next"), "/"), now=None,
+    return render_template("login.html", next=local(request.args.get("next"), "/"), now=None,
                            nav_waiting=0, game=None)
 
 
@@ -140,20 +174,23 @@ def logout():
 
 @bp.get("/")
 def now():
-    return _page("now.html", lambda rt, now: {"g_now": data.game_now(rt, now)})
+    def build(rt: Runtime, now: datetime) -> dict[str, Any]:
+        return {"g_now": data.game_now(rt, now, g.status, g.state), "winners": texts.WINNERS}
+
+    return render_page("now.html", build)
 
 
 @bp.get("/tally")
 def tally():
     def build(rt: Runtime, now: datetime) -> dict[str, Any]:
         days = data.day_numbers(rt)
-        current = director.status(rt, now).day
+        current = g.status.day
         number = request.args.get("day", type=int) or (current.number if current else (days[0] if days else None))
         if number not in days:
-            abort(404, description=f"没有第{number}日")
+            abort(404, description=f"没有第{number}日" if number else "还没有配置任何游戏日")
         return {"days": days, "day": number, "tally": data.day_tally(rt, number)}
 
-    return _page("tally.html", build)
+    return render_page("tally.html", build)
 
 
 @bp.get("/activity")
@@ -161,32 +198,38 @@ def activity():
     def build(rt: Runtime, now: datetime) -> dict[str, Any]:
         return {"by_day": data.activity(rt), "rules": rt.config.rules}
 
-    return _page("activity.html", build)
+    return render_page("activity.html", build)
 
 
 @bp.get("/cards")
 def cards():
-    return _page("cards.html", lambda rt, now: {
+    return render_page("cards.html", lambda rt, now: {
         "view": data.cards(rt), "points": rt.config.rules.card_policy.value == "points"})
 
 
 @bp.get("/drafts")
 def drafts():
-    return _page("drafts.html", lambda rt, now: {"view": data.drafts(rt)})
+    return render_page("drafts.html", lambda rt, now: {"view": data.drafts(rt)})
 
 
 @bp.get("/actions")
 def actions():
-    def build(rt: Runtime, now: datetime) -> dict[str, Any]:
-        g_now = data.game_now(rt, now)
-        return {"g_now": g_now, "days": data.day_numbers(rt)}
+    from forumbot.desk.forms import actions_view
 
-    return _page("actions.html", build)
+    def build(rt: Runtime, now: datetime) -> dict[str, Any]:
+        return {"a": actions_view(rt, g.state, g.status, now), "g_now": data.game_now(rt, now, g.status, g.state)}
+
+    return render_page("actions.html", build)
+
+
+@bp.get("/events")
+def events():
+    return render_page("events.html", lambda rt, now: {"rows": data.events(rt)})
 
 
 @bp.get("/log")
 def log():
-    return _page("log.html", lambda rt, now: {"entries": data.audit_tail(rt)})
+    return render_page("log.html", lambda rt, now: {"entries": data.audit_tail(rt)})
 
 
 # ---------------------------------------------------------------- drafts
@@ -199,163 +242,66 @@ def approve(draft_id: int):
         if body is not None:
             body = body.replace("\r\n", "\n")
         d = director.approve(rt, draft_id, now, body=body)
-        edited = "（已按修改稿）" if body is not None and d.edited else ""
-        return f"已批准 #{d.id} {data.KIND_ZH.get(d.kind, d.kind.value)}{edited}：运行中的机器人会发出它（只发一次）。"
+        edited = "（已按修改稿，将原样发出）" if body is not None and d.edited else ""
+        return f"已批准 #{d.id} {texts.kind_zh(d.kind)}{edited}：运行中的机器人会发出它（只发一次）。"
 
-    return _act(change, back=url_for("desk.drafts"))
+    return act(change, back=url_for("desk.drafts"))
 
 
 @bp.post("/drafts/<int:draft_id>/reject")
 def reject(draft_id: int):
     def change(rt: Runtime, now: datetime) -> str:
-        d = director.reject(rt, draft_id, _field("why"), now)
+        d = director.reject(rt, draft_id, field("why", what="驳回理由"), now)
         return f"已驳回 #{d.id}：不会发出。"
 
-    return _act(change, back=url_for("desk.drafts"))
+    return act(change, back=url_for("desk.drafts"))
 
 
 @bp.post("/drafts/<int:draft_id>/retry")
 def retry(draft_id: int):
     def change(rt: Runtime, now: datetime) -> str:
         d = rt.outbox.retry(draft_id, director.DIRECTOR, now=now)
-        return f"#{d.id} 将重新发送（先按标记查找论坛上是否已有）。"
+        return f"#{d.id} 将重新发送（先在论坛上查找是否已经发出）。"
 
-    return _act(change, back=url_for("desk.drafts"))
-
-
-# ---------------------------------------------------------------- cards
+    return act(change, back=url_for("desk.drafts"))
 
 
-@bp.post("/cards/<int:proposal_id>/accept")
-def accept(proposal_id: int):
+@bp.post("/redraft")
+def redraft():
     def change(rt: Runtime, now: datetime) -> str:
-        proposal = rt.store.proposal(proposal_id)
-        # The ledger entry takes the proposal's colour (store.accept_proposal): the card
-        # given is the one proposed; another card is a dismissal plus a direct card.
-        result = director.give_card(rt, proposal.player, proposal.color.value, _field("why"), now,
-                                    points=_int("points", required=False), proposal_id=proposal_id)
-        return _card_message(result)
+        day = int_field("day", what="日期")
+        d = director.redraft_final(rt, day, now)  # type: ignore[arg-type]
+        title = "更正的" if "更正" in d.body else ""
+        return f"已起草第{day}日{title}最终计票 #{d.id}，等你审批；已发布的那篇不会被改动。"
 
-    return _act(change, back=url_for("desk.cards"))
+    return act(change, back=url_for("desk.drafts"))
 
 
 @bp.post("/cards/<int:proposal_id>/dismiss")
 def dismiss(proposal_id: int):
     def change(rt: Runtime, now: datetime) -> str:
-        p = director.dismiss_proposal(rt, proposal_id, _field("why", required=False), now)
+        p = director.dismiss_proposal(rt, proposal_id, field("why", required=False), now)
         return f"已忽略提议 #{p.id}（{p.player}）。"
 
-    return _act(change, back=url_for("desk.cards"))
+    return act(change, back=url_for("desk.cards"))
 
 
-@bp.post("/cards/give")
-def give():
-    def change(rt: Runtime, now: datetime) -> str:
-        result = director.give_card(rt, _field("player"), _field("color"), _field("why"), now,
-                                    points=_int("points", required=False))
-        return _card_message(result)
-
-    return _act(change, back=url_for("desk.cards"))
-
-
-def _card_message(result: director.CardOutcome) -> str:
-    text = f"{result.player}：{data.CARD_ZH.get(result.card, result.card)}"
-    if result.sent_off:
-        text += "，罚下"
-    if result.badge_to:
-        text += f"；警徽随机移交给 {result.badge_to}（seed {result.seed}）"
-    if result.draft:
-        text += f"；判罚通知草稿 #{result.draft.id} 待审批"
-    return text
-
-
-# ---------------------------------------------------------------- game changes
-
-
-@bp.post("/night")
-def night():
-    def change(rt: Runtime, now: datetime) -> str:
-        day = _int("day")
-        names = director.record_night(rt, day, _names(_field("out", required=False)), now)
-        draft = director.announcement_draft(rt, day, now)
-        return (f"第{day}日前夜：" + ("、".join(names) or "平安夜")
-                + (f"；公示草稿 #{draft.id} 待审批" if draft else ""))
-
-    return _act(change, back=url_for("desk.actions"))
-
-
-@bp.post("/out")
-def out():
-    def change(rt: Runtime, now: datetime) -> str:
-        why = _field("why")
-        player = director.put_out(rt, _field("player"), why, now, _int("day", required=False))
-        return f"{player} 出局（{director.OUT_REASONS.get(why, why)}）"
-
-    return _act(change, back=url_for("desk.actions"))
-
-
-@bp.post("/sheriff")
-def sheriff():
-    def change(rt: Runtime, now: datetime) -> str:
-        player = director.set_sheriff(rt, _field("player", required=False) or None, now)
-        return f"警长：{player or '无'}"
-
-    return _act(change, back=url_for("desk.actions"))
-
-
-@bp.post("/accelerate")
-def accelerate():
-    def change(rt: Runtime, now: datetime) -> str:
-        window = director.accelerate(rt, _int("day"), now)
-        return f"第{window.number}日已加速：此后不再接受改票，当日所有改票作废。"
-
-    return _act(change, back=url_for("desk.actions"))
-
-
-@bp.post("/substitute")
-def substitute():
-    def change(rt: Runtime, now: datetime) -> str:
-        old, new = _field("old"), _field("new")
-        seat = director.substitute(rt, old, new, now)
-        return f"{new} 接替 {seat}"
-
-    return _act(change, back=url_for("desk.actions"))
-
-
-@bp.post("/alias")
-def alias():
-    def change(rt: Runtime, now: datetime) -> str:
-        name = _field("alias")
-        player = director.add_alias(rt, _field("player"), name, now)
-        return f"别名「{name}」→ {player}（重新计票后生效）"
-
-    return _act(change, back=url_for("desk.actions"))
-
-
-@bp.post("/void")
-def void():
-    def change(rt: Runtime, now: datetime) -> str:
-        pid, why = _int("pid"), _field("why")
-        day = director.void_post(rt, pid, why, now)
-        director.retally(rt, day, now)
-        return f"第{day}日 pid {pid} 判为废票（{why}），已重新计票"
-
-    return _act(change, back=url_for("desk.actions"))
+# ---------------------------------------------------------------- counts
 
 
 @bp.post("/retally")
 def retally():
     def change(rt: Runtime, now: datetime) -> str:
-        tally, changed = director.retally(rt, _int("day"), now)
+        tally, changed = director.retally(rt, int_field("day", what="日期"), now)  # type: ignore[arg-type]
         return f"第{tally['day']}日已重新计票：{'有变化' if changed else '无变化'}"
 
-    return _act(change, back=url_for("desk.tally"))
+    return act(change, back=url_for("desk.tally"))
 
 
 @bp.post("/count-now")
 def count_now():
     def change(rt: Runtime, now: datetime) -> str:
         d = director.count_now(rt, now)
-        return f"已生成计票 #{d.id}（{data.STATE_ZH.get(d.state, d.state.value)}）"
+        return f"已生成计票 #{d.id}（{texts.state_zh(d.state)}）"
 
-    return _act(change, back=url_for("desk.tally"))
+    return act(change, back=url_for("desk.tally"))

@@ -55,7 +55,7 @@ def check_csrf() -> None:
     expected = session.get("csrf")
     given = request.form.get(CSRF_FIELD, "")
     if not expected or not given or not hmac.compare_digest(str(expected), given):
-        abort(400, description="表单已过期或缺少 CSRF 令牌（CSRF token missing or wrong）：请刷新页面后重试。")
+        abort(400, description="表单已过期或缺少安全令牌：请回到导演台的页面，刷新后重试（什么都没有改变）。")
 
 
 def login_required() -> bool:

@@ -128,6 +128,7 @@ PAGES = [
     ("/cards", "判罚提议"),
     ("/drafts", "待审批"),
     ("/actions", "夜晚结果"),
+    ("/events", "事件"),
     ("/log", "审计日志"),
 ]
 
@@ -145,7 +146,7 @@ def test_desk__page_renders(desk, path, heading):
 def test_desk__player_text_is_escaped(desk, path):
     text = desk.client.get(path).get_data(as_text=True)
     assert "<script>alert" not in text
-    if path != "/tally?day=2":
+    if path not in ("/tally?day=2", "/events"):  # no event names a player yet
         assert "&lt;script&gt;alert(1)&lt;/script&gt;" in text
 
 
@@ -184,7 +185,7 @@ def test_desk__draft_preview_renders_bbcode_and_escapes(desk):
     assert '<table class="bb-table" style="width:98%"><tr><td>包子</td><td>2</td></tr></table>' in preview
     assert f'href="{BASE}forum.php?mod=redirect&amp;goto=findpost&amp;ptid={VOTE_TID}&amp;pid=101"' in preview
     assert "&lt;script&gt;" in preview and "<script>" not in preview
-    assert "(nothing published yet)" in text  # the diff
+    assert "（还没有发布过同类帖子）" in text and "nothing published" not in text  # the diff, in Chinese
 
 
 def test_desk__security_headers(desk):
@@ -230,32 +231,13 @@ def _ledger(rt: Runtime):
     assert (entry.player, entry.color.value, entry.proposal_id) == (EVIL, "blue", 1)
 
 
+# One step: approving what the director has just read, counting again, ignoring a proposal.
 FORMS = [
     ("approve", "/drafts/{draft}/approve", {}, "outbox.approved", _check_draft(DraftState.APPROVED)),
     ("edit", "/drafts/{draft}/approve", {"body": "改过的计票\r\n第二行"}, "outbox.approved",
      _check_draft(DraftState.APPROVED, "改过的计票\n第二行")),
     ("reject", "/drafts/{draft}/reject", {"why": "重复"}, "outbox.rejected", _check_draft(DraftState.REJECTED)),
-    ("accept", "/cards/1/accept", {"why": "第1日潜水"}, "card.given", _ledger),
     ("dismiss", "/cards/1/dismiss", {"why": "已提醒"}, "card.dismissed", _proposal_state(ProposalState.DISMISSED)),
-    ("give", "/cards/give", {"player": "汤圆", "color": "blue", "why": "字体"}, "card.given",
-     lambda rt: [c.player for c in rt.store.cards()] == ["汤圆"] or pytest.fail("no card")),
-    ("night", "/night", {"day": "2", "out": "汤圆"}, "event.night",
-     lambda rt: rt.store.night_result(2).out == ("汤圆",) and rt.outbox.by_dedupe_key("announcement:day2")
-     or pytest.fail("no night")),
-    ("out", "/out", {"player": "包子", "why": "hunter"}, "event.out",
-     _check_state(lambda s: s.is_out("包子") or pytest.fail("not out"))),
-    ("sheriff", "/sheriff", {"player": "饺子"}, "event.sheriff",
-     _check_state(lambda s: s.sheriff == "饺子" or pytest.fail(s.sheriff))),
-    ("accelerate", "/accelerate", {"day": "1"}, "event.accelerate",
-     _check_state(lambda s: s.day(1).accelerated or pytest.fail("not accelerated"))),
-    ("substitute", "/substitute", {"old": "包子", "new": "替补甲"}, "event.substitute",
-     _check_state(lambda s: s.seat_of("替补甲") == "包子" or pytest.fail("no substitute"))),
-    ("alias", "/alias", {"alias": "饺饺", "player": "饺子"}, "event.alias",
-     lambda rt: None),
-    ("void", "/void", {"pid": "104", "why": "串号嫌疑"}, "event.void",
-     lambda rt: (rt.store.tally(1).data["counts"].get("包子") == 1
-                 and [v["reason"] for v in rt.store.tally(1).data["votes"] if v["pid"] == 104] == ["director_void"])
-     or pytest.fail(rt.store.tally(1).data["counts"])),
     ("retally", "/retally", {"day": "1"}, "retally", lambda rt: rt.store.tally(1) or pytest.fail("no tally")),
     ("count-now", "/count-now", {}, "outbox.", lambda rt: [d for d in rt.outbox.drafts()
                                                           if d.kind is DraftKind.RUNNING_COUNT] or pytest.fail()),
@@ -279,29 +261,156 @@ def test_desk__form_changes_the_game_and_is_audited(desk, name, path, form, acti
         rt.close()
 
 
+def _hidden(page: str, form_id: str = "confirm-form") -> tuple[str, dict[str, list[str]]]:
+    """The confirm form's action and hidden fields (what the second POST sends)."""
+    form = page.split(f'id="{form_id}"')[1].split("</form>")[0]
+    action = re.search(r'action="([^"]+)"', page.split(f'id="{form_id}"')[0].rsplit("<form", 1)[1]).group(1)
+    fields: dict[str, list[str]] = {}
+    for name, value in re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', form):
+        fields.setdefault(name, []).append(html.unescape(value))
+    return action, fields
+
+
+def _confirm(desk: Desk, path: str, form: dict) -> tuple[str, str, dict[str, list[str]]]:
+    response = desk.post(path, form)
+    assert response.status_code == 200, response.headers.get("Location")
+    page = response.get_data(as_text=True)
+    assert 'id="confirm-form"' in page, page
+    action, fields = _hidden(page)
+    return page, action, fields
+
+
+# Two steps: every change to the game shows its effect, and only the confirmation applies it.
+CHANGES = [
+    ("night", "/event", {"kind": "night", "day": "2", "players": "汤圆"}, "event.night", "第2日前夜",
+     lambda rt: rt.store.night_result(2).out == ("汤圆",) and rt.outbox.by_dedupe_key("announcement:day2")
+     or pytest.fail("no night")),
+    ("out", "/event", {"kind": "out", "player": "包子", "why": "hunter"}, "event.out", "被猎人带走",
+     _check_state(lambda s: s.is_out("包子") or pytest.fail("not out"))),
+    ("sheriff", "/event", {"kind": "sheriff", "player": "饺子"}, "event.sheriff", "警长：饺子",
+     _check_state(lambda s: s.sheriff == "饺子" or pytest.fail(s.sheriff))),
+    ("accelerate", "/event", {"kind": "accelerated", "day": "1"}, "event.accelerate", "第1日加速",
+     _check_state(lambda s: s.day(1).accelerated or pytest.fail("not accelerated"))),
+    ("substitute", "/event", {"kind": "substitute", "player": "包子", "name": "替补甲"}, "event.substitute",
+     "替补甲 接替 包子", _check_state(lambda s: s.seat_of("替补甲") == "包子" or pytest.fail("no substitute"))),
+    ("alias", "/event", {"kind": "alias", "name": "饺饺", "player": "饺子"}, "event.alias", "别名“饺饺”",
+     lambda rt: None),
+    ("void", "/event", {"kind": "void", "pid": "104", "note": "串号嫌疑"}, "event.void", "pid 104 判为废票",
+     lambda rt: (rt.store.tally(1).data["counts"].get("包子") == 1
+                 and [v["reason"] for v in rt.store.tally(1).data["votes"] if v["pid"] == 104] == ["director_void"])
+     or pytest.fail(rt.store.tally(1).data["counts"])),
+    ("accept", "/cards/1/accept", {"why": "第1日潜水"}, "card.given", f"给 {EVIL} 蓝牌", _ledger),
+    ("give", "/cards/give", {"player": "汤圆", "color": "blue", "why": "字体"}, "card.given", "给 汤圆 蓝牌",
+     lambda rt: [c.player for c in rt.store.cards()] == ["汤圆"] or pytest.fail("no card")),
+]
+
+
+@pytest.mark.parametrize("name,path,form,action,said,check", CHANGES, ids=[c[0] for c in CHANGES])
+def test_desk__change_is_confirmed_before_it_is_applied(desk, name, path, form, action, said, check):
+    before = len(_audit(desk))
+    page, apply_to, fields = _confirm(desk, path, form)
+    assert said in html.unescape(page)
+    assert len(_audit(desk)) == before  # the first POST only shows the effect
+    response = desk.client.post(apply_to, data=fields)
+    assert response.status_code == 302
+    page = desk.client.get(response.headers["Location"]).get_data(as_text=True)
+    assert 'class="flash ok"' in page, page.split('id="flashes"')[1][:400]
+    new = _audit(desk)[before:]
+    assert [e for e in new if e.action.startswith(action) and e.actor == "director"], [e.action for e in new]
+    rt = desk.runtime()
+    try:
+        check(rt)
+    finally:
+        rt.close()
+
+
+def test_desk__confirm_page_names_the_result_and_rulings_that_change(desk):
+    page, _, fields = _confirm(desk, "/event", {"kind": "out", "player": "包子", "why": "hunter"})
+    text = re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", "", page)))
+    assert "结果改变：包子 当选警长 → 无人当选警长" in text
+    assert "2楼 饺子：有效，计入 → 有效，不计入（投票对象已出局）" in text
+    assert "生效时间：2026-12-01 12:00:00（白天出局默认为现在）" in text
+    assert fields["at"] == ["2026-12-01T12:00:00+08:00"]  # the time previewed is the time applied
+
+
+def test_desk__confirm_page_says_which_drafts_are_redrafted(desk):
+    """The seeded final count waits; a change of day 1's result makes it stale."""
+    rt = desk.runtime()
+    try:
+        from forumbot import announce
+
+        rt.outbox.reject(_draft_id(desk), "director", "换成机器人的", now=desk.clock.now())
+        desk.clock.set(START + timedelta(hours=13))
+        from forumbot.game import current_state as cs
+
+        state = cs(rt.config, rt.store)
+        tally = director_count(rt, 1)
+        final = announce.draft_final(rt, state, state.day(1), tally, desk.clock.now())
+    finally:
+        rt.close()
+    page, _, _ = _confirm(desk, "/event", {"kind": "out", "player": "包子", "why": "hunter",
+                                           "at": "2026-12-01T12:00"})
+    assert f"待发的最终计票（第1日） #{final.id} 已过时：确认后作废并重新起草" in html.unescape(page)
+
+
+def director_count(rt, day):
+    from forumbot.game import count_day
+
+    return count_day(rt.config, rt.store, day).data
+
+
+def test_desk__a_change_whose_effect_moved_is_shown_again_not_applied(desk):
+    _, apply_to, fields = _confirm(desk, "/event", {"kind": "out", "player": "包子", "why": "hunter"})
+    # Meanwhile the agent reads another vote for 包子: the preview no longer holds.
+    rt = desk.runtime()
+    rt.store.record_posts([_post(106, 7, "饺子", "改票对象：汤圆\n改票理由：x", 120, quote=101)],
+                          seen_at=desk.clock.now())
+    rt.close()
+    before = len(_audit(desk))
+    response = desk.client.post(apply_to, data=fields)
+    assert response.status_code == 200
+    page = response.get_data(as_text=True)
+    assert 'id="changed"' in page and "请再看一遍" in page
+    assert len(_audit(desk)) == before
+    apply_to, fields = _hidden(page)
+    assert desk.client.post(apply_to, data=fields).status_code == 302
+    assert [e.action for e in _audit(desk)[before:]][:1] == ["event.out"]
+
+
+def test_desk__apply_without_the_preview_fingerprint_is_not_applied(desk):
+    before = len(_audit(desk))
+    response = desk.post("/event/apply", {"kind": "out", "player": "包子", "why": "hunter",
+                                          "at": "2026-12-01T12:00:00+08:00"})
+    assert response.status_code == 200 and 'id="confirm-form"' in response.get_data(as_text=True)
+    assert len(_audit(desk)) == before
+
+
 def test_desk__alias_counts_after_retally(desk):
     rt = desk.runtime()
     rt.store.record_posts([_post(105, 6, "饺子", "改票对象：谁都不是\n改票理由：x", 100)], seen_at=desk.clock.now())
     rt.close()
-    desk.post("/alias", {"alias": "谁都不是", "player": "汤圆"})
+    _, action, fields = _confirm(desk, "/event", {"kind": "alias", "name": "谁都不是", "player": "汤圆"})
+    desk.client.post(action, data=fields)
     text = desk.client.get("/tally?day=1").get_data(as_text=True)
     assert re.search(r"<td>汤圆</td><td class=\"num\">1</td>", text)  # 包子's vote now names 汤圆
 
 
 def test_desk__domain_error_is_a_message_not_a_traceback(desk):
     before = len(_audit(desk))
-    response = desk.post("/sheriff", {"player": "不存在"})
+    response = desk.post("/event", {"kind": "sheriff", "player": "不存在"})
     page = desk.client.get(response.headers["Location"]).get_data(as_text=True)
     assert 'class="flash error"' in page and "未执行" in page and "不是玩家" in page
     assert len(_audit(desk)) == before
 
 
-def test_desk__approving_twice_is_refused(desk):
+def test_desk__approving_twice_is_refused_in_chinese(desk):
     draft = _draft_id(desk)
     desk.post(f"/drafts/{draft}/reject", {"why": "不要"})
     response = desk.post(f"/drafts/{draft}/approve", {})
     page = desk.client.get(response.headers["Location"]).get_data(as_text=True)
-    assert "未执行" in page and "rejected" in page
+    flash = page.split('class="flash error"')[1].split("</p>")[0]
+    assert f"#{draft} 现在是「已驳回」" in flash and "rejected" not in flash
+    assert "data-raw" in page  # the outbox's own words, folded away for an operator
 
 
 # ---------------------------------------------------------------- CSRF and login
@@ -311,10 +420,10 @@ def test_desk__approving_twice_is_refused(desk):
 def test_desk__csrf_rejects_a_form_without_the_token(desk, token):
     desk.client.get("/actions")  # a session exists
     before = len(_audit(desk))
-    form = {"player": "饺子"} | ({"csrf_token": token} if token else {})
-    response = desk.client.post("/sheriff", data=form)
+    form = {"kind": "sheriff", "player": "饺子"} | ({"csrf_token": token} if token else {})
+    response = desk.client.post("/event", data=form)
     assert response.status_code == 400
-    assert "CSRF" in response.get_data(as_text=True)
+    assert "安全令牌" in response.get_data(as_text=True)
     assert len(_audit(desk)) == before
 
 
@@ -343,7 +452,7 @@ def test_desk__elsewhere_requires_login(tmp_path, monkeypatch):
     client = app.test_client()
     response = client.get("/drafts")
     assert response.status_code == 302 and "/login" in response.headers["Location"]
-    assert client.post("/sheriff", data={"player": "饺子"}).status_code == 302  # to login, nothing done
+    assert client.post("/event", data={"kind": "sheriff", "player": "饺子"}).status_code == 302  # to login
     page = client.get("/login?next=/drafts").get_data(as_text=True)
     token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
     wrong = client.post("/login", data={"csrf_token": token, "token": "guess", "next": "/drafts"})
@@ -355,7 +464,9 @@ def test_desk__elsewhere_requires_login(tmp_path, monkeypatch):
 
 
 def test_desk__after_a_form_only_local_paths_are_followed(desk):
-    response = desk.post("/sheriff", {"player": "饺子", "next": "https://evil.example/"})
+    response = desk.post("/retally", {"day": "1", "next": "https://evil.example/"})
+    assert response.headers["Location"] == "/tally"
+    response = desk.post("/event", {"kind": "sheriff", "player": "不存在", "next": "//evil.example/"})
     assert response.headers["Location"] == "/actions"
 
 

@@ -123,8 +123,12 @@ def test_desk_browser__night_results_to_a_published_announcement(game, desk, pag
     page.goto(desk.url + "actions")
     form = page.locator("#form-night")
     form.locator('select[name="day"]').select_option("2")
-    form.locator('input[name="out"]').fill("汤圆")
+    form.locator('select[name="players"]').first.select_option("汤圆")
     form.locator("button").click()
+    # The confirm page names the effect before anything is recorded.
+    assert "第2日前夜（" in page.locator("#confirm").inner_text()
+    assert game.rt.store.night_result(2) is None
+    page.locator("#confirm-button").click()
     flash = page.locator(".flash.ok").inner_text()
     assert "第2日前夜：汤圆" in flash
     draft_id = int(re.search(r"公示草稿 #(\d+)", flash).group(1))

@@ -76,6 +76,7 @@ class Run:
     nights: list[tuple[int, str, int]] = field(default_factory=list)  # (day, out, announcement draft)
     widths: dict[str, tuple[int, int]] = field(default_factory=dict)  # page → (scrollWidth, innerWidth)
     footers: dict[str, str] = field(default_factory=dict)  # page → its "game time · refresh" line
+    agent: str = ""  # what the desk's first page says about the agent
     said: str = ""
 
 
@@ -113,8 +114,10 @@ def _enter_night(page, desk_url: str, day: int, run: Run) -> None:
     page.goto(desk_url + "actions")
     form = page.locator("#form-night")
     form.locator('select[name="day"]').select_option(str(day))
-    form.locator('input[name="out"]').fill(NIGHTS[day])
+    form.locator('select[name="players"]').first.select_option(NIGHTS[day])
     form.locator("button").click()
+    assert f"第{day}日前夜" in page.locator("#confirm").inner_text()
+    page.locator("#confirm-button").click()
     flash = page.locator(".flash.ok").inner_text()
     assert f"第{day}日前夜：{NIGHTS[day]}" in flash, flash
     draft_id = int(re.search(r"公示草稿 #(\d+)", flash).group(1))
@@ -155,6 +158,8 @@ def _direct(page, desk_url: str, run: Run, said: Said, thread: threading.Thread)
     """Act as the director until the game is over: enter the nights the game waits for,
     approve what appears on the (self-refreshing) drafts page."""
     started = time.monotonic()
+    page.goto(desk_url)
+    run.agent = page.locator("#agent").inner_text()
     page.goto(desk_url + "drafts")
     while thread.is_alive():
         assert time.monotonic() - started < WALL_BUDGET_S, (
@@ -287,3 +292,8 @@ def test_desk_demo_browser__game_clock_stands_still_while_the_final_count_waits(
     assert times["tally"].startswith(at(2, "21:00").strftime("%Y-%m-%d %H:")), times
     for footer in run.footers.values():
         assert f"每 {POLL_SECONDS:g} 秒自动刷新" in footer
+
+
+def test_desk_demo_browser__the_desk_shows_the_demo_agent_running(run):
+    assert "代理程序运行中" in run.agent and "从未" not in run.agent
+    assert "代理程序的导演台：http://127.0.0.1:" in run.agent

@@ -1,0 +1,328 @@
+"""Everything the desk says, in Chinese: names of draft kinds, states, cards and flags;
+the audit log's actions as sentences; errors from the library and the forum.
+
+The director reads Chinese only (GUIDE: no English on any screen a director sees). The
+library speaks Chinese too, but some of its lines were written for the command line and
+name a command (``（forumbot night --day 3）``); on the desk a button does that, so
+``clean`` takes such hints out. What has no Chinese yet (an audit action added later, an
+error this module does not know) is said generically, with the raw text kept in a
+collapsed detail for an operator.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Mapping
+
+from engine.events import WHY_IDENTITY_ZH, WHY_ZH, parse_why
+
+# Draft kinds and states by their stored value (a state another part adds later, such as
+# pending_moderation, is said here before its enum member exists).
+KIND_ZH = {
+    "running_count": "计票",
+    "final_count": "最终计票",
+    "announcement": "公示",
+    "card_notice": "判罚通知",
+    "count_reply": "计票回复",
+    "acceleration_notice": "加速通知",
+    "badge_notice": "警长通知",
+}
+STATE_ZH = {
+    "draft": "待审批",
+    "approved": "已批准，等待发出",
+    "publishing": "发送中",
+    "published": "已发布",
+    "failed": "发送失败",
+    "rejected": "已驳回",
+    "superseded": "已被新计票取代",
+    "pending_moderation": "论坛审核中",
+}
+CARD_ZH = {"blue": "蓝牌", "yellow": "黄牌", "red": "红牌", "points": "扣分"}
+FLAG_ZH = {"edit": "编辑", "zombie": "诈尸", "font": "字体", "evidence": "贴证", "target": "对象不明",
+           "unknown_target": "对象不明"}
+PROPOSAL_ZH = {"lurking_day": "潜水（单日）", "lurking_span": "潜水（连续三日）", "no_vote": "未投票",
+               "zombie": "诈尸", "font": "字体", "evidence": "贴证"}
+ACTOR_ZH = {"director": "导演", "bot": "机器人"}
+PROPOSAL_STATE_ZH = {"proposed": "待处理", "accepted": "已接受", "dismissed": "已忽略"}
+# The out causes the desk's 出局 form offers (a red card is given on the cards page, so
+# the ledger and the send-off stay one decision).
+OUT_WHY_CHOICES = (("vote", "投票出局"), ("night", "夜晚出局"), ("lover", "殉情出局"),
+                   ("hunter", "被猎人带走"), ("other", "其他原因"))
+IDENTITY_WHY_CHOICES = (("vote", "投票"), ("night", "夜晚"), ("lover", "殉情"), ("hunter", "被猎人带走"),
+                        ("other", "其他原因"))
+EVENT_KIND_ZH = {
+    "out": "出局", "identity_lost": "身份死亡", "idiot": "若愚", "sheriff": "警长", "scapegoat": "替罪羊",
+    "accelerate": "加速", "accelerated": "加速", "voters": "冤死·可投票名单", "night": "夜晚结果",
+    "alias": "别名", "substitute": "替补", "void": "判废", "retract": "撤销",
+}
+WINNERS = (("good", "好人阵营胜利"), ("wolf", "狼人阵营胜利"), ("third", "第三方胜利"), ("other", "其他结局"))
+WINNER_ZH = dict(WINNERS)
+
+
+RULESET_ZH = {"s09": "官方规则S09", "s10": "官方规则S10", "simple14": "14人简易规则", "dual": "双身份规则"}
+
+
+def ruleset_zh(rules: Any) -> str:
+    return RULESET_ZH.get(getattr(rules, "name", ""), "自定义规则")
+
+
+def kind_zh(kind: Any) -> str:
+    value = getattr(kind, "value", kind)
+    return KIND_ZH.get(str(value), "帖子")
+
+
+def state_zh(state: Any) -> str:
+    value = getattr(state, "value", state)
+    return STATE_ZH.get(str(value), "其他状态")
+
+
+def actor_zh(actor: str | None) -> str:
+    return ACTOR_ZH.get(actor or "", actor or "—")
+
+
+def card_zh(color: Any) -> str:
+    value = getattr(color, "value", color)
+    return CARD_ZH.get(str(value), "卡牌")
+
+
+# ---------------------------------------------------------------- library lines
+
+_CLI_HINT = re.compile(r"[（(][^（）()]*(?:forumbot |--)[^（）()]*[）)]")
+_CLI_LEFT = re.compile(r"forumbot [a-z-]+(?: --?[a-z-]+(?: \S+)?)*")
+_SEED = re.compile(r" ?\(badge draw seed=(\d+)\)")  # how give_card marks a card that drew the badge
+_CLI_WORDS = (
+    ("请用 --day 指定", "请指定是第几日"),
+    ("请用 identity-lost", "请用「身份死亡」"),
+    ("本局请用出局（out）", "本局请用出局"),
+)
+
+
+def clean(text: str | None) -> str:
+    """A library line as the desk shows it: without the command-line hints the CLI
+    prints after it (the desk has a button for that)."""
+    if not text:
+        return ""
+    for cli, desk in _CLI_WORDS:
+        text = text.replace(cli, desk)
+    text = _SEED.sub(r"（警徽随机移交，随机种子 \1）", text)
+    text = _CLI_HINT.sub("", text)
+    text = _CLI_LEFT.sub("", text)
+    return text.replace("；可随机移交", "；可以随机移交").strip()
+
+
+# ---------------------------------------------------------------- errors
+
+# Forum refusals (``forumbot.errors``) as the outbox stores them: "ClassName: message".
+FORUM_ERROR_ZH = {
+    "ForumRefused": "论坛拒绝", "LoginFailed": "登录失败（用户名或密码不对）",
+    "LoginLockedOut": "登录失败次数过多，论坛暂时锁定", "CaptchaRequired": "论坛要求验证码",
+    "AccountNotActivated": "机器人账号未激活", "SecurityQuestionRequired": "论坛要求安全提问",
+    "SecurityQuestionWrong": "安全提问回答错误", "NotLoggedIn": "未登录", "LoginBlocked": "登录被阻止",
+    "FloodControl": "发帖太快（论坛的灌水限制）", "PostsPerHourLimit": "超过每小时发帖数限制",
+    "MessageTooShort": "帖子太短", "MessageTooLong": "帖子太长", "MessageEmpty": "帖子为空",
+    "ThreadClosed": "帖子已关闭", "NoPermission": "没有权限", "UserBanned": "机器人账号被禁言",
+    "NewbiePeriod": "机器人账号处于新手见习期", "WordBanned": "含有论坛屏蔽的词语",
+    "BadFormHash": "表单校验失败", "SiteClosed": "论坛关闭中", "ThreadNotFound": "帖子不存在",
+    "PostNotFound": "楼层不存在", "ForumNotFound": "版块不存在", "EditNotAllowed": "不允许编辑",
+    "MobileApiClosed": "论坛的手机接口已关闭", "UnknownRefusal": "论坛拒绝",
+    "ForumUnavailable": "论坛没有响应", "UnexpectedPage": "论坛返回了看不懂的页面",
+    "RobotPage": "论坛返回了给搜索引擎的页面", "Interrupted": "已中断",
+}
+_CLASS_PREFIX = re.compile(r"^([A-Z][A-Za-z]+): ?(.*)$", re.S)
+
+
+@dataclass(frozen=True)
+class Said:
+    """A message for the director, and (when it had English in it) the raw text for an
+    operator, shown collapsed."""
+
+    text: str
+    raw: str = ""
+
+
+def forum_error(error: str | None) -> Said:
+    """A draft's ``last_error`` in Chinese (the forum's own Chinese words kept)."""
+    if not error:
+        return Said("")
+    m = _CLASS_PREFIX.match(error)
+    name, rest = (m.group(1), m.group(2)) if m else ("", error)
+    label = FORUM_ERROR_ZH.get(name)
+    if rest.startswith("looking for marker: "):
+        inner = forum_error(rest.removeprefix("looking for marker: "))
+        return Said(f"在论坛上查找这篇帖子时出错：{inner.text}", error)
+    if label is None:
+        label = "发送时出错"
+    if rest and _chinese(rest):  # the forum's own words
+        return Said(f"{label}：{rest}", "" if not name else error)
+    return Said(label, error)
+
+
+_OUTBOX_STATE = re.compile(r"^draft #(\d+) is (\w+); cannot move it to (\w+)$")
+_PROPOSAL_DONE = re.compile(r"^card proposal #(\d+) is already (\w+)$")
+_NO_DRAFT = re.compile(r"^no draft #(\d+) in the outbox$")
+_NO_PROPOSAL = re.compile(r"^no card proposal #(\d+)$")
+
+
+def error_zh(exc: BaseException) -> Said:
+    """A refusal from the library, in Chinese. The director's library already speaks
+    Chinese; the outbox and the store say a few things in English, translated here."""
+    text = str(exc).strip().strip("'\"")
+    if m := _OUTBOX_STATE.match(text):
+        return Said(f"#{m.group(1)} 现在是「{state_zh(m.group(2))}」，不能再改为「{state_zh(m.group(3))}」", text)
+    if m := _PROPOSAL_DONE.match(text):
+        return Said(f"判罚提议 #{m.group(1)} 已经{PROPOSAL_STATE_ZH.get(m.group(2), '处理过')}", text)
+    if m := _NO_DRAFT.match(text):
+        return Said(f"没有帖子 #{m.group(1)}", text)
+    if m := _NO_PROPOSAL.match(text):
+        return Said(f"没有判罚提议 #{m.group(1)}", text)
+    if "refusing an empty body" in text or "empty body" in text:
+        return Said("帖子内容不能为空", text)
+    if "changed under us" in text:
+        return Said("这篇帖子刚刚被机器人改变了状态：请刷新后再试", text)
+    if _chinese(text):  # the library's own refusal (a player's name may be Latin)
+        return Said(clean(text))
+    return Said("操作未能完成（原因见原始信息）", text or type(exc).__name__)
+
+
+def _chinese(text: str) -> bool:
+    return any("\u4e00" <= ch <= "\u9fff" for ch in text)
+
+
+# ---------------------------------------------------------------- times
+
+
+def hm(at: datetime | None) -> str:
+    return f"{at:%m-%d %H:%M}" if at else "—"
+
+
+def iso_text(value: Any) -> str:
+    if isinstance(value, str) and value:
+        try:
+            return hm(datetime.fromisoformat(value))
+        except ValueError:
+            return value
+    return "—"
+
+
+# ---------------------------------------------------------------- the audit log
+
+
+@dataclass(frozen=True)
+class LogContext:
+    """What a sentence needs beyond the entry: events and drafts by id."""
+
+    events: Mapping[int, str]  # event id → its summary (Chinese)
+    drafts: Mapping[int, Any]  # draft id → Draft
+
+
+def _draft_name(ctx: LogContext, draft_id: Any, detail: Mapping[str, Any] | None = None) -> str:
+    draft = ctx.drafts.get(draft_id) if isinstance(draft_id, int) else None
+    kind = kind_zh(draft.kind) if draft else kind_zh((detail or {}).get("kind", ""))
+    day = (draft.day if draft else (detail or {}).get("day"))
+    return f"#{draft_id} {kind}" + (f"（第{day}日）" if day else "")
+
+
+def _out_text(detail: Mapping[str, Any], identity: bool = False) -> str:
+    why = parse_why(detail.get("why"))
+    said = (WHY_IDENTITY_ZH if identity else WHY_ZH).get(why, "出局")
+    return f"{detail.get('player')} {said}"
+
+
+def audit_sentence(action: str, detail: Mapping[str, Any], ctx: LogContext) -> str:
+    """One audit entry as a sentence (who did it is shown beside it)."""
+    d = detail
+    if action.startswith("event."):
+        kind = action.removeprefix("event.")
+        event_id = d.get("event")
+        summary = ctx.events.get(event_id) if isinstance(event_id, int) else None
+        when = f"，生效时间 {iso_text(d.get('game_at'))}" if d.get("game_at") else ""
+        if kind == "retract":
+            why = f"：{d.get('why')}" if d.get("why") else ""
+            return f"撤销了事件 #{d.get('event')}{why}"
+        if d.get("corrects") and kind != "night":
+            head = f"更正事件 #{d.get('corrects')} 为"
+        else:
+            head = f"记录事件 #{event_id}" if isinstance(event_id, int) else "记录事件"
+        body = summary or _event_fallback(kind, d)
+        because = f"（更正理由：{d['why_correction']}）" if d.get("why_correction") else ""
+        return f"{head}：{clean(body)}{when}{because}"
+    if action.startswith("outbox."):
+        state = action.removeprefix("outbox.")
+        name = _draft_name(ctx, d.get("draft"), d)
+        if state == "draft":
+            return f"起草 {name}"
+        if state == "approved":
+            if d.get("from") == "failed" and d.get("retry"):
+                return f"重新发送 {name}"
+            if d.get("policy") == "auto":
+                return f"自动批准 {name}（此类帖子无需审批）"
+            return f"批准 {name}" + ("（按修改稿）" if d.get("edited") else "")
+        if state == "publishing":
+            if d.get("edit_refused"):
+                return f"论坛不允许编辑 {name} 要替换的帖子，改为发新帖"
+            return f"开始发送 {name}（第 {d.get('attempt', 1)} 次）" + \
+                ("，已按发出时的票数重新生成" if d.get("rendered_at_publish") else "")
+        if state == "published":
+            if d.get("found_by_marker"):
+                return f"在论坛上找到了 {name}（pid {d.get('pid')}），不再重发"
+            if d.get("moderated") or d.get("pid") is None:
+                return f"{name} 已提交，论坛审核中"
+            return f"{name} 已发布（pid {d.get('pid')}）"
+        if state == "failed":
+            return f"{name} 发送失败：{forum_error(d.get('error')).text}"
+        if state == "rejected":
+            return f"驳回 {name}" + (f"：{clean(d.get('why'))}" if d.get("why") else "")
+        if state == "superseded":
+            if d.get("by"):
+                return f"{name} 被新的 #{d.get('by')} 取代，不再发送"
+            return f"{name} 已过时，不再发送"
+        if state == "pending_moderation":
+            return f"{name} 已提交，论坛审核中"
+        if state == "error":
+            return f"发送 {name} 时出错：{forum_error(d.get('error')).text}"
+        return f"{name}：{state_zh(state)}"
+    if action == "card.given":
+        points = f" {d.get('points')} 分" if d.get("points") else ""
+        day = f"（第{d['day']}日）" if d.get("day") else ""
+        return f"给 {d.get('player')} {card_zh(d.get('color'))}{points}{day}：{clean(d.get('reason'))}"
+    if action == "card.proposed":
+        day = f"第{d['day']}日" if d.get("day") else ""
+        return (f"提议给 {d.get('player')} {card_zh(d.get('color'))}：{day}"
+                f"{PROPOSAL_ZH.get(str(d.get('reason')), '违规')}（判罚提议 #{d.get('proposal')}）")
+    if action == "card.dismissed":
+        return f"忽略判罚提议 #{d.get('proposal')}" + (f"：{d.get('why')}" if d.get("why") else "")
+    if action == "retally":
+        return f"重新计票第{d.get('day')}日：" + ("有变化" if d.get("changed") else "无变化")
+    if action == "config.changed":
+        return "游戏配置有变化（已保存新的配置快照）"
+    if action == "count_request_skipped":
+        return f"没有回复 {d.get('player')} 的计票请求（pid {d.get('pid')}）：距上一次回复太近"
+    if action == "stale_published":
+        return f"已发布的 {_draft_name(ctx, d.get('draft'))} 因事件 #{d.get('event')} 已不正确（不会改动它）"
+    if action == "evidence.exported":
+        return f"导出第{d.get('day')}日的证据文件（文件位置和校验和见原始数据）"
+    if action == "game.over":
+        return f"宣布游戏结束：{WINNER_ZH.get(str(d.get('winner')), '其他结局')}" + \
+            (f"（{d.get('note')}）" if d.get("note") else "")
+    if action == "game.resumed":
+        return "撤销游戏结束" + (f"：{d.get('why')}" if d.get("why") else "")
+    return "其他操作（见原始数据）"
+
+
+def _event_fallback(kind: str, d: Mapping[str, Any]) -> str:
+    if kind in ("out",):
+        return _out_text(d)
+    if kind == "identity_lost":
+        return _out_text(d, identity=True)
+    if kind == "night":
+        return "、".join(d.get("out") or []) or "平安夜"
+    if kind == "sheriff":
+        return f"警长：{d.get('player') or '无'}"
+    return EVENT_KIND_ZH.get(kind, "事件")
+
+
+def raw_detail(action: str, detail: Mapping[str, Any]) -> str:
+    """The entry as stored, for an operator (shown collapsed)."""
+    return action + "  " + "; ".join(f"{k}={v}" for k, v in sorted(detail.items()))
