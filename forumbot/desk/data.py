@@ -36,6 +36,7 @@ STATE_ZH = {
     DraftState.APPROVED: "已批准，等待发出",
     DraftState.PUBLISHING: "发送中",
     DraftState.PUBLISHED: "已发布",
+    DraftState.PENDING_MODERATION: "等待论坛审核",
     DraftState.FAILED: "发送失败",
     DraftState.REJECTED: "已驳回",
     DraftState.SUPERSEDED: "已被新计票取代",
@@ -197,7 +198,8 @@ class DraftsView:
 def drafts(rt: Runtime) -> DraftsView:
     waiting = [draft_view(rt, d) for d in rt.outbox.awaiting_approval()]
     flight = [draft_view(rt, d, with_diff=False)
-              for d in rt.outbox.drafts(DraftState.APPROVED, DraftState.PUBLISHING, DraftState.FAILED)]
+              for d in rt.outbox.drafts(DraftState.APPROVED, DraftState.PUBLISHING, DraftState.FAILED,
+                                        DraftState.PENDING_MODERATION)]
     done = rt.outbox.drafts(DraftState.PUBLISHED, DraftState.REJECTED, DraftState.SUPERSEDED)
     recent = [draft_view(rt, d, with_diff=False) for d in sorted(done, key=lambda d: d.id)[-10:][::-1]]
     return DraftsView(waiting, flight, recent)

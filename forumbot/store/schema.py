@@ -183,6 +183,28 @@ def _v4_event_game_time(db: sqlite_utils.Database) -> None:
     db["events"].create_index(["kind", "id"])
 
 
+def _v5_alarms(db: sqlite_utils.Database) -> None:
+    """Alarms: refusals the bot cannot fix itself (captcha, moderation, a failed login, the
+    forum down…), kept until they clear. At most one active alarm per key (the partial
+    unique index); a cleared alarm stays as history (``cleared_at``)."""
+    db["alarms"].create(
+        {
+            "id": int,
+            "kind": str,
+            "key": str,
+            "text": str,
+            "raised_at": str,
+            "cleared_at": str,
+            "detail": str,
+            "updated_at": str,
+        },
+        pk="id",
+        not_null={"kind", "key", "text", "raised_at", "detail"},
+    )
+    db.execute("CREATE UNIQUE INDEX alarms_active_key ON alarms (key) WHERE cleared_at IS NULL")
+    db["alarms"].create_index(["cleared_at"])
+
+
 Migration = Callable[[sqlite_utils.Database], None]
 
 MIGRATIONS: tuple[Migration, ...] = (
@@ -190,6 +212,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     _v2_snapshots_cards,
     _v3_outbox,
     _v4_event_game_time,
+    _v5_alarms,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
