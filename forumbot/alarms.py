@@ -169,7 +169,7 @@ def posting_text(refusal: errors.ForumRefused, *, draft_id: int, tid: int, kind:
     if isinstance(refusal, errors.NoPermission):
         return AlarmKind.NO_PERMISSION, f"no_permission:{tid}", (
             f"机器人账号没有在主题 {tid} 回复的权限（论坛说：{forum}），{what}没有发出。"
-            f"请论坛管理员给机器人账号所在的用户组开放该版块的回复权限；{resend}")
+            f"请论坛管理员查看机器人账号所在的用户组（是否被禁言）和该版块的回复权限；{resend}")
     return None
 
 
