@@ -104,9 +104,22 @@ def preflight(rt: Runtime, client: DiscuzClient, now: datetime) -> Preflight:
     logged_in = _login(rt, client, result)
     pages = _threads(rt, client, result, now, logged_in)
     if logged_in and pages:
-        _posting(client, result, pages)
+        _posting(rt, client, result, pages, now)
     _times(rt, client, result, pages)
     return result
+
+
+def _targets(rt: Runtime, now: datetime) -> dict[int, str]:
+    """The threads the bot will still post in (voting and progress threads of days not
+    over yet), with their names as the checks show them."""
+    roles = _roles(rt)
+    deadlines = {d.number: d.deadline for d in rt.config.days}
+    return {tid: _thread_name(tid, roles[tid]) for tid in sorted(roles)
+            if any(role in ("vote", "progress") and deadlines[day] > now for day, role in roles[tid])}
+
+
+def _thread_name(tid: int, roles: list[tuple[int, str]]) -> str:
+    return f"主题 {tid}（{'、'.join(f'第{day}日{ROLE_ZH.get(role, role)}' for day, role in roles)}）"
 
 
 # ---------------------------------------------------------------- the forum itself
@@ -178,10 +191,9 @@ def _threads(rt: Runtime, client: DiscuzClient, result: Preflight, now: datetime
     pages: dict[int, ThreadPage] = {}
     robot_said = False
     roles = _roles(rt)
-    deadlines = {d.number: d.deadline for d in rt.config.days}
+    targets = _targets(rt, now)
     for tid in sorted(roles):
-        what = "、".join(f"第{day}日{ROLE_ZH.get(role, role)}" for day, role in roles[tid])
-        name = f"主题 {tid}（{what}）"
+        name = _thread_name(tid, roles[tid])
         try:
             page = client.fetch_page(tid, 1)
         except errors.RobotPage:
@@ -206,13 +218,9 @@ def _threads(rt: Runtime, client: DiscuzClient, result: Preflight, now: datetime
         if logged_in and page.viewer_uid == 0:
             result.add(name, Outcome.FAIL, f"{subject}读帖时论坛把机器人当作游客：登录没有生效（cookie 被拒？）")
             continue
-        posts_here = any(role in ("vote", "progress") for _, role in roles[tid])
-        live = any(deadlines[day] > now for day, _ in roles[tid])
-        if page.closed and posts_here and live:
-            result.add(name, Outcome.FAIL, f"{subject}已被关闭，机器人要在里面发帖：请版主打开它（主题管理 → 打开）")
-        elif page.closed:
-            result.add(name, Outcome.WARN, f"{subject}已被关闭（机器人不在里面发帖，只读）")
-        else:
+        if page.closed and tid not in targets:
+            result.add(name, Outcome.WARN, f"{subject}已被关闭（机器人不再在里面发帖，只读）")
+        else:  # a thread the bot posts in: its reply form says whether it is open (_posting)
             result.add(name, Outcome.PASS, f"{subject}存在，可读，版块 fid {fid or '?'}，共 {page.total_pages} 页")
     if pages and not robot_said:
         result.add("普通页面（不是搜索引擎页面）", Outcome.PASS, "帖子带楼层号（User-Agent 没被当成搜索引擎）")
@@ -228,25 +236,49 @@ def _threads(rt: Runtime, client: DiscuzClient, result: Preflight, now: datetime
 # ---------------------------------------------------------------- posting
 
 
-def _posting(client: DiscuzClient, result: Preflight, pages: dict[int, ThreadPage]) -> None:
-    tid = min(pages)
-    try:
-        form = client.reply_form(tid)
-    except errors.NewbiePeriod as exc:
+def _posting(rt: Runtime, client: DiscuzClient, result: Preflight, pages: dict[int, ThreadPage],
+             now: datetime) -> None:
+    """The reply form of every thread the bot still posts in: open (not closed), allowed
+    (not the newbie period, not banned), without a captcha. Read, never posted."""
+    targets = {tid: name for tid, name in _targets(rt, now).items() if tid in pages} or {
+        min(pages): f"主题 {min(pages)}"}
+    form = None
+    for tid, name in targets.items():
+        try:
+            found = client.reply_form(tid)
+        except errors.ThreadClosed:
+            result.add(f"{name}可回复", Outcome.FAIL,
+                       "主题已被关闭，机器人要在里面发帖：请版主打开它（主题管理 → 打开）")
+            continue
+        except errors.ForumRefused as exc:
+            _refused_form(result, exc)
+            return
+        except errors.ForumUnavailable as exc:
+            result.add("发帖权限", Outcome.FAIL, f"读取回复表单时论坛无法访问（{exc.cause_name}）")
+            return
+        result.add(f"{name}可回复", Outcome.PASS, "回复表单能打开")
+        form = form or found
+    if form is None:
+        return
+    _form_checks(client, result, form)
+
+
+def _refused_form(result: Preflight, exc: errors.ForumRefused) -> None:
+    if isinstance(exc, errors.NewbiePeriod):
         result.add("发帖权限", Outcome.FAIL, f"机器人账号还在新手见习期（论坛说：{exc.message}）：请论坛管理员缩短"
                                             "新手见习期限，或把机器人账号移出见习用户组")
-        return
-    except errors.UserBanned as exc:
+    elif isinstance(exc, errors.UserBanned):
         result.add("发帖权限", Outcome.FAIL, f"机器人账号被禁止发言（论坛说：{exc.message}）")
-        return
-    except errors.ForumRefused as exc:
+    elif isinstance(exc, errors.CaptchaRequired):
+        result.add("发帖验证码", Outcome.FAIL, "回复表单要求验证码，机器人发不了帖：请论坛管理员为机器人账号所在"
+                                              "用户组关闭发帖验证码（X3：全局 → 防灌水设置 → 验证设置 → 发帖）")
+    else:
         result.add("发帖权限", Outcome.FAIL, f"回复表单打不开（论坛说：{exc.message}）：请论坛管理员给机器人账号"
-                                            "所在的用户组开放回复权限")
-        return
-    except errors.ForumUnavailable as exc:
-        result.add("发帖权限", Outcome.FAIL, f"读取回复表单时论坛无法访问（{exc.cause_name}）")
-        return
-    result.add("发帖权限", Outcome.PASS, f"主题 {tid} 的回复表单能打开")
+                                            "所在的用户组开放回复权限（是否被禁言？）")
+
+
+def _form_checks(client: DiscuzClient, result: Preflight, form) -> None:
+    result.add("发帖权限", Outcome.PASS, "回复表单能打开（没有见习期、禁言或权限的拒绝）")
     if client.asks_captcha(form):
         result.add("发帖验证码", Outcome.FAIL, "回复表单要求验证码，机器人发不了帖：请论坛管理员为机器人账号所在用户组"
                                               "关闭发帖验证码（X3：全局 → 防灌水设置 → 验证设置 → 发帖）")

@@ -20,11 +20,13 @@ def retry(config_path: str, draft_id: int) -> None:
     Example: forumbot retry 7
     """
     from forumbot.commands.director import STATE_ZH, _draft_line
-    from forumbot.outbox import DraftState, InvalidTransitionError
+    from forumbot.outbox import DraftState, InvalidTransitionError, UnknownDraftError
 
     with runtime(config_path) as rt:
         try:
             d = lib.retry(rt, draft_id, rt.clock.now())
+        except UnknownDraftError:
+            raise click.ClickException(f"没有帖子 #{draft_id}（forumbot drafts --all 列出全部）") from None
         except InvalidTransitionError:
             state = rt.outbox.get(draft_id).state
             hint = {DraftState.DRAFT: f"它还在等审批：forumbot approve {draft_id}",
