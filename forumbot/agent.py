@@ -280,8 +280,8 @@ class Agent:
     def _alarms(self, now: datetime, report: TickReport, *, reached: bool) -> None:
         """Raise and clear the alarms for what this pass saw (``forumbot.alarms``)."""
         self._learn_generation()
-        self.watch.finish(now, reached=reached, login_blocked=self.client.login_blocked,
-                          logged_in=self.client.logged_in)
+        self.watch.finish(self.rt.clock.now(), reached=reached, login_blocked=self.client.login_blocked,
+                          logged_in=self.client.logged_in, began=now)
 
     def adopt_operator_login(self) -> bool:
         """After a failed login the client tries no more; ``forumbot login`` (run by the

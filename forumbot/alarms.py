@@ -265,12 +265,14 @@ class AlarmWatch:
         self.outcomes.extend(outcomes)
 
     def finish(self, now: datetime, *, reached: bool, login_blocked: errors.ForumRefused | None,
-               logged_in: bool) -> None:
-        """Raise what this pass saw, clear what it showed to be over."""
+               logged_in: bool, began: datetime | None = None) -> None:
+        """Raise what this pass saw, clear what it showed to be over. ``now`` is the end of
+        the pass, ``began`` its start (a pass against a dead forum lasts minutes: every
+        request is retried with backoff)."""
         self._login(now, login_blocked, logged_in)
         self._posting(now)
         self._forum(now, reached)
-        self._outage(now, reached)
+        self._outage(now, reached, began or now)
         self._draft_bound(now)
 
     # -- each family
@@ -328,14 +330,14 @@ class AlarmWatch:
         elif reached and not any(isinstance(e, errors.ForumRefused) for e in self.errors):
             self.store.clear_alarm(AlarmKind.ROBOT_PAGE.value, at=now)
 
-    def _outage(self, now: datetime, reached: bool) -> None:
+    def _outage(self, now: datetime, reached: bool, began: datetime) -> None:
         down = [e for e in self.errors if isinstance(e, errors.ForumUnavailable)]
         key = AlarmKind.FORUM_DOWN.value
         since_text = self.store.get_meta("forum_down_since") or ""
         if down and not reached:
-            since = datetime.fromisoformat(since_text) if since_text else now
+            since = datetime.fromisoformat(since_text) if since_text else began
             if not since_text:
-                self.store.set_meta("forum_down_since", now.isoformat())
+                self.store.set_meta("forum_down_since", began.isoformat())
             if now - since >= self.outage_after:
                 if self.store.alarm(key) is None:
                     log.warning("alarm: the forum has been unreachable since %s", since.isoformat())
