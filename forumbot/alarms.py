@@ -31,6 +31,10 @@ forum_down          ``forum_down``         a pass reaches the forum; the recover
 ``forum_down`` is raised only after the forum has been unreachable for
 ``[agent].outage_alarm_minutes`` (a single failed pass is a blip, retried anyway).
 
+Commands, config keys and environment variables in the texts are between backticks
+(`` `forumbot retry 12` ``): the terminal shows them as they are, the desk as code, a
+notification as typed.
+
 The agent feeds an :class:`AlarmWatch` what it saw in a pass (forum errors, publish
 outcomes, the client's login state) and calls :meth:`AlarmWatch.finish`, which raises and
 clears. ``forumbot login`` clears the login alarm itself (:func:`clear_login`).
@@ -112,7 +116,7 @@ def _where(generation: str | None, x3: str, d72: str) -> str:
 def login_text(refusal: errors.ForumRefused, *, username: str, config: str,
                generation: str | None) -> tuple[AlarmKind, str]:
     """The alarm for a refused login (the client blocks further tries until the operator acts)."""
-    fix = f"改好后运行 forumbot login --config {config}（机器人在此之前不再尝试登录，运行中的也会接着用新的登录）"
+    fix = f"改好后运行 `forumbot login --config {config}`（机器人在此之前不再尝试登录，运行中的也会接着用新的登录）"
     if isinstance(refusal, errors.CaptchaRequired):
         where = _where(generation, "全局 → 防灌水设置 → 验证设置 → 登录", "后台的「验证码设置」")
         return AlarmKind.CAPTCHA_LOGIN, (
@@ -121,15 +125,15 @@ def login_text(refusal: errors.ForumRefused, *, username: str, config: str,
     if isinstance(refusal, errors.LoginLockedOut):
         return AlarmKind.LOGIN_LOCKED, (
             f"论坛因密码错误次数过多暂时锁定了本机的登录（{refusal.message}）：15 分钟内本机所有账号"
-            f"（玩家也一样）都登不上。请核对机器人账号“{username}”的密码（FORUMBOT_PASSWORD 或 "
-            f"[bot].password_file），等锁定解除后{fix.removeprefix('改好后')}")
+            f"（玩家也一样）都登不上。请核对机器人账号“{username}”的密码（`FORUMBOT_PASSWORD` 或 "
+            f"`[bot].password_file`），等锁定解除后{fix.removeprefix('改好后')}")
     what = refusal.message or type(refusal).__name__
     if isinstance(refusal, (errors.SecurityQuestionRequired, errors.SecurityQuestionWrong)):
-        hint = "请核对 [bot].question_id 和安全提问的答案（[bot].answer_env 指定的环境变量）"
+        hint = "请核对 `[bot].question_id` 和安全提问的答案（`[bot].answer_env` 指定的环境变量）"
     elif isinstance(refusal, errors.AccountNotActivated):
         hint = "请论坛管理员激活机器人账号"
     else:
-        hint = "请核对密码（FORUMBOT_PASSWORD 或 [bot].password_file）"
+        hint = "请核对密码（`FORUMBOT_PASSWORD` 或 `[bot].password_file`）"
     return AlarmKind.LOGIN_FAILED, (
         f"机器人账号“{username}”登录失败：{what}。{hint}；{fix}。论坛 15 分钟内只容许输错 5 次，"
         "超过会锁住本机所有账号，所以机器人不会自己再试")
@@ -141,7 +145,7 @@ def posting_text(refusal: errors.ForumRefused, *, draft_id: int, tid: int, kind:
     failed post: the director sees it among the failed drafts)."""
     what = f"帖子 #{draft_id}（{DRAFT_KIND_ZH.get(kind, kind)}，主题 {tid}）"
     forum = refusal.message or type(refusal).__name__
-    resend = f"改好后 forumbot retry {draft_id} 重发它（之后的计票会自动发出）"
+    resend = f"改好后 `forumbot retry {draft_id}` 重发它（之后的计票会自动发出）"
     if isinstance(refusal, errors.CaptchaRequired):
         where = _where(generation, "全局 → 防灌水设置 → 验证设置 → 发帖", "后台的「验证码设置」")
         return AlarmKind.CAPTCHA_POST, AlarmKind.CAPTCHA_POST.value, (
@@ -159,13 +163,13 @@ def posting_text(refusal: errors.ForumRefused, *, draft_id: int, tid: int, kind:
     if isinstance(refusal, errors.ThreadClosed):
         return AlarmKind.THREAD_CLOSED, f"thread_closed:{tid}", (
             f"主题 {tid} 已被关闭，机器人不能在里面回复，{what}没有发出。请版主打开该主题（主题管理 → 打开），"
-            f"然后 forumbot retry {draft_id}；或者 forumbot reject {draft_id} --why … 放弃它")
+            f"然后 `forumbot retry {draft_id}`；或者 `forumbot reject {draft_id} --why …` 放弃它")
     if isinstance(refusal, errors.MessageTooShort):
         size = f"（{refusal.min_size} 字节）" if refusal.min_size else ""
         where = _where(generation, "全局 → 用户权限 → 帖子最小字数", "后台的帖子最小字数设置")
         return AlarmKind.TOO_SHORT, f"too_short:{draft_id}", (
             f"论坛拒绝了{what}：少于论坛的帖子最小字数{size}。请论坛管理员调低帖子最小字数（{where}），"
-            f"或把这篇帖子写长一些后重发（forumbot edit {draft_id}）")
+            f"或把这篇帖子写长一些后重发（`forumbot edit {draft_id}`）")
     if isinstance(refusal, errors.NoPermission):
         return AlarmKind.NO_PERMISSION, f"no_permission:{tid}", (
             f"机器人账号没有在主题 {tid} 回复的权限（论坛说：{forum}），{what}没有发出。"
@@ -179,7 +183,7 @@ def moderation_text(*, draft_id: int, tid: int, kind: str, generation: str | Non
     return (f"帖子 #{draft_id}（{DRAFT_KIND_ZH.get(kind, kind)}，主题 {tid}）被论坛扣下等待审核，玩家还看不到它"
             f"{paused}。请版主审核通过它（机器人不会重发，通过后自动确认）；若不想每帖都审核，请论坛管理员"
             f"关闭该版块的发帖审核（{where}）或让机器人账号所在的用户组免审核。"
-            f"不再等它：forumbot reject {draft_id} --why …")
+            f"不再等它：`forumbot reject {draft_id} --why …`")
 
 
 def site_closed_text(refusal: errors.ForumRefused, generation: str | None) -> str:
@@ -189,8 +193,8 @@ def site_closed_text(refusal: errors.ForumRefused, generation: str | None) -> st
 
 
 def robot_page_text(error: errors.ForumError) -> str:
-    return ("论坛把机器人当成了搜索引擎，发给它的页面没有楼层，无法计票。请把配置里的 [bot].user_agent "
-            "改成普通电脑浏览器的（或删掉这一项用默认值），然后重启机器人（forumbot run）")
+    return ("论坛把机器人当成了搜索引擎，发给它的页面没有楼层，无法计票。请把配置里的 `[bot].user_agent` "
+            "改成普通电脑浏览器的（或删掉这一项用默认值），然后重启机器人（`forumbot run`）")
 
 
 def outage_text(since: datetime, cause: str) -> str:

@@ -25,6 +25,9 @@ card_proposal      ``proposal:<id>``            the bot proposes a card (give or
 stale_published    ``stale:<draft id>``         a published post a later change made wrong
 =================  ===========================  =============================================
 
+``detail`` may name commands, config keys and environment variables between backticks
+(`` `forumbot retry 12` ``); ``command`` is one such command, bare.
+
 Keys are stable while the matter lasts and new when a new matter begins (an alarm raised
 again after it cleared is a new alarm, a new id): a notifier can send each key once.
 ``since`` is when the matter began, in the forum's zone. The list is ordered by urgency
@@ -37,7 +40,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 
-from forumbot.alarms import DRAFT_KIND_ZH, AlarmKind, short_time
+from forumbot.alarms import DRAFT_KIND_ZH, AlarmKind, forum_words, short_time
 from forumbot.outbox import Draft, DraftKind, DraftState
 from forumbot.runtime import Runtime
 
@@ -133,7 +136,7 @@ def _drafts(rt: Runtime, now: datetime) -> list[Attention]:
             items.append(Attention(
                 f"draft:{draft.id}", AttentionKind.FINAL_COUNT,
                 f"第{window.number}日已截止，最终计票 #{draft.id} 待审批", draft.created_at,
-                detail="审批后机器人会发出它，当日结果随之生效（forumbot show 可先看全文）",
+                detail="审批后机器人会发出它，当日结果随之生效（`forumbot show` 可先看全文）",
                 command=f"forumbot approve {draft.id}", ref=draft.id))
             continue
         day = f"第{draft.day}日" if draft.day else ""
@@ -145,8 +148,8 @@ def _drafts(rt: Runtime, now: datetime) -> list[Attention]:
         items.append(Attention(
             f"failed:{draft.id}", AttentionKind.FAILED, f"{what} #{draft.id}（主题 {draft.tid}）发送失败",
             _failed_since(rt, draft),
-            detail=f"论坛拒绝了它：{draft.last_error or '原因不明'}。重发：forumbot retry {draft.id}；"
-                   f"改后重发：forumbot edit {draft.id}；放弃：forumbot reject {draft.id} --why …",
+            detail=f"论坛拒绝了它：{forum_words(draft.last_error)}。重发：`forumbot retry {draft.id}`；"
+                   f"改后重发：`forumbot edit {draft.id}`；放弃：`forumbot reject {draft.id} --why …`",
             command=f"forumbot retry {draft.id}", ref=draft.id))
     for draft in rt.outbox.drafts(DraftState.PUBLISHED):
         text = rt.store.get_meta(f"stale_published:{draft.id}")
@@ -213,5 +216,5 @@ def minute_precision_note(rt: Runtime, now: datetime) -> str | None:
     if row is None or row["time_precision"] != "minute":
         return None
     return (f"本论坛的发帖时间只精确到分钟：截止那一分钟（{short_time(window.deadline)}）内的帖子无法按时间分先后。"
-            f"请在截止时在投票帖发一帖截止帖，并把它的 pid 写进配置第{window.number}日的 deadline_pid"
+            f"请在截止时在投票帖发一帖截止帖，并把它的 pid 写进配置第{window.number}日的 `deadline_pid`"
             "（截止帖之后的帖子算迟到）")

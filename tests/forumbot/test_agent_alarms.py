@@ -62,7 +62,8 @@ def test_agent_alarms__captcha_on_posting_is_an_alarm_everywhere_until_a_post_go
         drafts = cli(game, "drafts")
         assert "⚠ 警报：论坛要求验证码" in drafts.output and "发送失败" in drafts.output
         assert "CaptchaRequired" not in drafts.output
-        assert "论坛要求验证码" in desk_front_page(game)
+        front = desk_front_page(game)
+        assert "论坛要求验证码" in front and f"<code>forumbot retry {failed.id}</code>" in front
         items = attention(game.rt, game.clock.now())
         assert items[0].kind is AttentionKind.ALARM and items[0].key == f"alarm:{alarm.id}"
         assert any(i.kind is AttentionKind.FAILED and i.ref == failed.id for i in items)

@@ -11,6 +11,7 @@ import pytest
 import sqlite_utils
 
 from forumbot.store import SCHEMA_VERSION, Store, migrate, schema_version
+from forumbot.store.schema import MIGRATIONS, _v5_alarms
 
 T0 = datetime(2026, 12, 1, 10, 0, tzinfo=ZoneInfo("Asia/Shanghai"))
 
@@ -67,13 +68,13 @@ def test_store_alarms__one_active_row_per_key_even_in_sql(store):
                          "('site_closed', 'site_closed', 'x', ?, '{}')", [T0.isoformat()])
 
 
-def test_store_alarms__a_version_4_file_migrates(tmp_path):
+def test_store_alarms__a_file_from_before_alarms_migrates(tmp_path):
     path = tmp_path / "old.sqlite"
     db = sqlite_utils.Database(path)
-    migrate(db, target=4)
+    migrate(db, target=MIGRATIONS.index(_v5_alarms))  # the version just before alarms
     assert "alarms" not in db.table_names()
     db.close()
     with Store(path) as store:
-        assert schema_version(store.db) == SCHEMA_VERSION == 5
+        assert schema_version(store.db) == SCHEMA_VERSION
         store.raise_alarm("newbie", "newbie", "见习期", at=T0)
         assert [a.kind for a in store.alarms()] == ["newbie"]
