@@ -238,10 +238,17 @@ def migrate(db: sqlite_utils.Database, *, target: int = SCHEMA_VERSION) -> int:
     if not 0 <= target <= SCHEMA_VERSION:
         raise ValueError(f"target schema version {target} outside 0..{SCHEMA_VERSION}")
     conn = db.conn
-    with db.atomic():
-        db["schema_version"].create(
-            {"version": int, "applied": str}, pk="version", if_not_exists=True
-        )
+    # Under BEGIN IMMEDIATE like every step: a deferred transaction that looks first and
+    # writes second gets SQLITE_BUSY at once (no busy wait) when another process opening
+    # the same new file took the write lock in between.
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        conn.execute("CREATE TABLE IF NOT EXISTS [schema_version] ([version] INTEGER PRIMARY KEY, [applied] TEXT)")
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
     while True:
         conn.execute("BEGIN IMMEDIATE")
         try:
