@@ -764,8 +764,7 @@ def settle_result(rt: Runtime, day: int, now: datetime) -> list[str]:
     except StateError:
         return []
     final = announce.final_draft(rt.outbox, day)
-    decided = final is not None and final.state in (DraftState.APPROVED, DraftState.PUBLISHING,
-                                                     DraftState.PUBLISHED)
+    decided = final is not None and final.state in (DraftState.APPROVED, *announce.SENT)
     events = rt.store.events()
     results = [e for e in events if e.day == day and _is_result(e)]
     standing = {e.id for e in live_events(events)}
