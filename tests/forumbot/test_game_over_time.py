@@ -449,3 +449,10 @@ def test_a_store_from_before_game_times_keeps_working(tmp_path):
         assert [e.game_at for e in rt.store.events()] == [None, None, None]
     finally:
         rt.close()
+
+
+def test_status_knows_a_day_accelerated_by_an_event(simple14):
+    simple14.enter(EventSpec("accelerated", day=2), at(2, "15:00"))
+    status = director.status(simple14.rt, at(2, "15:01"))
+    assert status.day is not None and status.day.number == 2 and status.day.accelerated
+    assert status.acceleration is None  # requests are no longer counted on an accelerated day
