@@ -33,6 +33,7 @@ from forumbot.runtime import Runtime
 from forumbot.store.records import Event, EventKind
 from forumbot.store.state import live_events, standing_ids
 from forumbot.views import BadgeNoticeView, result_line
+from forumbot.wording import draft_kind_zh
 
 DIRECTOR = "director"
 
@@ -174,8 +175,8 @@ class Applied:
 
     def lines(self) -> list[str]:
         out = [f"已记录事件 #{self.event.id}：{self.impact.summary}"]
-        out += [f"已重新起草 #{d.id}（{d.kind.value}，第{d.day}日），待审批" for d in self.redrafted]
-        out += [f"通知草稿 #{d.id}（{d.kind.value}）待审批" for d in self.notices]
+        out += [f"已重新起草 #{d.id}（{draft_kind_zh(d.kind)}，第{d.day}日），待审批" for d in self.redrafted]
+        out += [f"通知草稿 #{d.id}（{draft_kind_zh(d.kind)}）待审批" for d in self.notices]
         out += list(self.settled)
         for d in self.impact.stale_published:
             out.append(d.line())

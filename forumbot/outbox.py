@@ -345,13 +345,13 @@ class Outbox:
         draft = self.get(draft_id)
         last = self.last_published(draft.kind, draft.tid, excluding=draft.id)
         before = last.body if last else ""
-        label = f"published #{last.id} (pid {last.pid})" if last else "(nothing published yet)"
+        label = f"已发布的 #{last.id}（pid {last.pid}）" if last else "（此前未发布过）"
         return "\n".join(
             difflib.unified_diff(
                 before.splitlines(),
                 draft.body.splitlines(),
                 fromfile=label,
-                tofile=f"draft #{draft.id}",
+                tofile=f"草稿 #{draft.id}",
                 lineterm="",
             )
         )

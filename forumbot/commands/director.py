@@ -19,6 +19,7 @@ from forumbot import director as lib
 from forumbot.alarms import forum_words
 from forumbot.marker import strip_marker
 from forumbot.views import format_time
+from forumbot.wording import CARD_ZH, DRAFT_KIND_ZH, DRAFT_STATE_ZH, FLAG_ZH, PROPOSAL_ZH  # noqa: F401
 
 console = Console()
 
@@ -27,15 +28,7 @@ def _now(rt):
     return rt.clock.now()
 
 
-KIND_ZH = {"running_count": "计票", "final_count": "最终计票", "announcement": "公示", "card_notice": "判罚通知",
-           "count_reply": "计票回复", "acceleration_notice": "加速通知", "badge_notice": "警长通知"}
-STATE_ZH = {"draft": "待审批", "approved": "已批准，等待发出", "publishing": "发送中", "published": "已发布",
-            "pending_moderation": "等待论坛审核", "failed": "发送失败", "rejected": "已驳回",
-            "superseded": "已被取代"}
-FLAG_ZH = {"edit": "编辑", "zombie": "诈尸", "font": "字体", "evidence": "贴证", "target": "对象不明"}
-CARD_ZH = {"blue": "蓝牌", "yellow": "黄牌", "red": "红牌", "points": "扣分"}
-PROPOSAL_ZH = {"lurking_day": "潜水（单日）", "lurking_span": "潜水（连续三日）", "no_vote": "未投票",
-               "zombie": "诈尸", "font": "字体", "evidence": "贴证"}
+KIND_ZH, STATE_ZH = DRAFT_KIND_ZH, DRAFT_STATE_ZH
 
 
 def _counts(tally: dict) -> str:

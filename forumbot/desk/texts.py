@@ -17,35 +17,13 @@ from datetime import datetime
 from typing import Any, Mapping
 
 from engine.events import WHY_IDENTITY_ZH, WHY_ZH, parse_why
+from forumbot.wording import (ACTOR_ZH, CARD_ZH, DRAFT_KIND_ZH, DRAFT_STATE_ZH, FLAG_ZH,  # noqa: F401
+                              PROPOSAL_STATE_ZH, PROPOSAL_ZH, RULESET_ZH, card_zh, draft_kind_zh,
+                              draft_state_zh)
 
-# Draft kinds and states by their stored value (a state another part adds later, such as
-# pending_moderation, is said here before its enum member exists).
-KIND_ZH = {
-    "running_count": "计票",
-    "final_count": "最终计票",
-    "announcement": "公示",
-    "card_notice": "判罚通知",
-    "count_reply": "计票回复",
-    "acceleration_notice": "加速通知",
-    "badge_notice": "警长通知",
-}
-STATE_ZH = {
-    "draft": "待审批",
-    "approved": "已批准，等待发出",
-    "publishing": "发送中",
-    "published": "已发布",
-    "failed": "发送失败",
-    "rejected": "已驳回",
-    "superseded": "已被新计票取代",
-    "pending_moderation": "论坛审核中",
-}
-CARD_ZH = {"blue": "蓝牌", "yellow": "黄牌", "red": "红牌", "points": "扣分"}
-FLAG_ZH = {"edit": "编辑", "zombie": "诈尸", "font": "字体", "evidence": "贴证", "target": "对象不明",
-           "unknown_target": "对象不明"}
-PROPOSAL_ZH = {"lurking_day": "潜水（单日）", "lurking_span": "潜水（连续三日）", "no_vote": "未投票",
-               "zombie": "诈尸", "font": "字体", "evidence": "贴证"}
-ACTOR_ZH = {"director": "导演", "bot": "机器人"}
-PROPOSAL_STATE_ZH = {"proposed": "待处理", "accepted": "已接受", "dismissed": "已忽略"}
+# The shared words (forumbot.wording), under the names the desk's templates know.
+KIND_ZH = DRAFT_KIND_ZH
+STATE_ZH = DRAFT_STATE_ZH
 # The out causes the desk's 出局 form offers (a red card is given on the cards page, so
 # the ledger and the send-off stay one decision).
 OUT_WHY_CHOICES = (("vote", "投票出局"), ("night", "夜晚出局"), ("lover", "殉情出局"),
@@ -61,30 +39,22 @@ WINNERS = (("good", "好人阵营胜利"), ("wolf", "狼人阵营胜利"), ("thi
 WINNER_ZH = dict(WINNERS)
 
 
-RULESET_ZH = {"s09": "官方规则S09", "s10": "官方规则S10", "simple14": "14人简易规则", "dual": "双身份规则"}
 
 
 def ruleset_zh(rules: Any) -> str:
     return RULESET_ZH.get(getattr(rules, "name", ""), "自定义规则")
 
 
-def kind_zh(kind: Any) -> str:
-    value = getattr(kind, "value", kind)
-    return KIND_ZH.get(str(value), "帖子")
+kind_zh = draft_kind_zh
 
 
-def state_zh(state: Any) -> str:
-    value = getattr(state, "value", state)
-    return STATE_ZH.get(str(value), "其他状态")
+state_zh = draft_state_zh
 
 
 def actor_zh(actor: str | None) -> str:
     return ACTOR_ZH.get(actor or "", actor or "—")
 
 
-def card_zh(color: Any) -> str:
-    value = getattr(color, "value", color)
-    return CARD_ZH.get(str(value), "卡牌")
 
 
 # ---------------------------------------------------------------- library lines
