@@ -292,6 +292,7 @@ class CardNoticeView:
     sent_off: bool = False
     badge_to: str | None = None
     badge_seed: int | None = None
+    withdrawn: bool = False  # the director takes this card back (why: the reason for that)
 
 
 @dataclass(frozen=True)

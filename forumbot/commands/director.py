@@ -70,6 +70,8 @@ def status(config_path: str, as_json: bool) -> None:
                 "lives": {p: n for p, n in s.lives},
                 "tally": s.tally, "drafts_waiting": [d.id for d in s.drafts_waiting],
                 "failed": [d.id for d in s.failed], "proposals": [p.id for p in s.proposals],
+                "cards": [{"id": c.id, "player": c.player, "card": c.color.value, "points": c.points,
+                           "day": c.day, "reason": c.reason, "at": c.at.isoformat()} for c in rt.store.cards()],
                 "waiting_for": list(s.waiting_for), "stale_published": list(s.stale_published),
                 "ignored_events": list(s.ignored),
                 "acceleration": None if s.acceleration is None else {
@@ -127,6 +129,9 @@ def status(config_path: str, as_json: bool) -> None:
         for p in s.proposals:
             console.print(f"判罚提议 #{p.id}：{p.player} {CARD_ZH.get(p.color.value, p.color.value)}"
                           f"（{PROPOSAL_ZH.get(p.reason_code, p.reason_code)}）{p.detail}")
+        for c in rt.store.cards():  # given, with the number `forumbot card-undo` takes
+            console.print(f"已给判罚 #{c.id}：{c.player} {CARD_ZH.get(c.color.value, c.color.value)}"
+                          f"（{format_time(c.at)}，{escape(c.reason)}）")
 
 
 def _alarms_json(rt, s) -> dict:
@@ -289,6 +294,35 @@ def card(config_path: str, name: str, color: str, why: str, points: int | None, 
         click.echo(text)
 
 
+@click.command("card-undo")
+@config_option
+@click.argument("entry_id", type=int)
+@click.option("--why", required=True, help="Why the card is taken back (posted in the notice).")
+@click.option("--yes", "-y", "assume_yes", is_flag=True, help="Do not ask first.")
+@friendly
+def card_undo(config_path: str, entry_id: int, why: str, assume_yes: bool) -> None:
+    """Take back a card given by mistake (the number `forumbot status` lists for it). It
+    leaves the ledger (kept in its history), a send-off and badge draw it caused are
+    undone with it, and a notice saying so is drafted.
+
+    Example: forumbot card-undo 3 --why "记错了人"
+    """
+    with runtime(config_path) as rt:
+        now = _now(rt)
+        change = lib.preview_take_back_card(rt, entry_id, now)
+        if not assume_yes:
+            for line in change.lines():
+                click.echo(line)
+            if not click.confirm("撤销这张牌，确认？", default=False):
+                click.echo("未执行。")
+                raise SystemExit(1)
+        _, draft = lib.take_back_card(rt, entry_id, why, now)
+        text = f"已撤销判罚 #{entry_id}（{change.entry.player} 的{CARD_ZH.get(change.entry.color.value)}）"
+        if draft is not None:
+            text += f"；撤销通知草稿 #{draft.id} 待审批"
+        click.echo(text)
+
+
 @click.command("dismiss")
 @config_option
 @click.argument("proposal_id", type=int)
@@ -336,4 +370,4 @@ def count_now(config_path: str, day: int | None) -> None:
         click.echo(f"已起草 {_draft_line(d)}")
 
 
-commands = [status, drafts, show, approve, edit, reject, card, dismiss, retally, count_now]
+commands = [status, drafts, show, approve, edit, reject, card, card_undo, dismiss, retally, count_now]

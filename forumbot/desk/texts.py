@@ -257,6 +257,8 @@ def audit_sentence(action: str, detail: Mapping[str, Any], ctx: LogContext) -> s
         points = f" {d.get('points')} 分" if d.get("points") else ""
         day = f"（第{d['day']}日）" if d.get("day") else ""
         return f"给 {d.get('player')} {card_zh(d.get('color'))}{points}{day}：{clean(d.get('reason'))}"
+    if action == "card.retracted":
+        return f"撤销判罚 #{d.get('entry')}（{d.get('player')} 的{card_zh(d.get('color'))}）：{clean(d.get('why'))}"
     if action == "card.proposed":
         day = f"第{d['day']}日" if d.get("day") else ""
         return (f"提议给 {d.get('player')} {card_zh(d.get('color'))}：{day}"

@@ -235,6 +235,14 @@ def _v6_alarms(db: sqlite_utils.Database) -> None:
     db["alarms"].create_index(["cleared_at"])
 
 
+def _v7_card_retraction(db: sqlite_utils.Database) -> None:
+    """A card the director takes back stays in the ledger's history, marked; ``events``
+    keeps the ids of the game events the card caused (a send-off, a badge draw), so
+    taking it back takes them back too."""
+    for column in ("retracted_at", "retracted_by", "retract_why", "events"):
+        db.execute(f"ALTER TABLE cards ADD COLUMN {column} TEXT")
+
+
 Migration = Callable[[sqlite_utils.Database], None]
 
 MIGRATIONS: tuple[Migration, ...] = (
@@ -244,6 +252,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     _v4_event_game_time,
     _v5_page_fetches,
     _v6_alarms,
+    _v7_card_retraction,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

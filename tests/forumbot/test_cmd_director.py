@@ -118,6 +118,20 @@ def test_cmd_card__ladder_and_notice_draft(played):
     rt.close()
 
 
+def test_cmd_card_undo__takes_a_card_back_with_a_notice(played):
+    _, config = played
+    assert invoke(config, "card", "Alice", "blue", "--why", "记错了").exit_code == 0
+    listed = invoke(config, "status").output
+    entry = int(listed.split("已给判罚 #")[-1].split("：")[0])
+    assert "Alice 蓝牌" in listed.split("已给判罚 #")[-1]
+    refused = invoke(config, "card-undo", str(entry), "--why", "给错了人", input="n\n")
+    assert refused.exit_code != 0 and "未执行" in refused.output and "Alice" in refused.output
+    done = invoke(config, "card-undo", str(entry), "--why", "给错了人", "--yes")
+    assert done.exit_code == 0 and "撤销通知草稿" in done.output, done.output
+    assert f"已给判罚 #{entry}" not in invoke(config, "status").output
+    assert ("director", "card.retracted") in audit_actions(config)
+
+
 def test_cmd_night__drafts_the_morning_announcement(played):
     _, config = played
     result = invoke(config, "night", "--day", "3", "--out", "Alice", "--yes")
