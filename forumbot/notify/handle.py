@@ -263,8 +263,6 @@ class Handler:
             except DirectorError:
                 draft = None
             if draft is not None and draft.state is DraftState.DRAFT:
-                code_text = self.codes.draft_code(draft.id, at=self.now)
-                lines.append(f"第{spec.day}日公示 #{draft.id} 已起草，待审批：回复「查看 {code_text}」看全文，"
-                             f"「批准 {code_text}」发出")
+                lines.append(f"第{spec.day}日公示 #{draft.id} 已起草，待你审批")
         self.codes.use(code.code, at=self.now, pmid=self.pmid)
         return "\n".join(lines), {"result": "done", "ref": str(ref), "event": applied.event.id}
