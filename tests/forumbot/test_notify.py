@@ -321,3 +321,32 @@ def test_notify__the_director_uid_from_the_config_wins(tmp_path):
         assert json.loads(json.dumps(alarm.detail))["error"].startswith(("UnknownRecipient", "PmNotAccepted"))
     finally:
         g.close()
+
+
+# ---------------------------------------------------------------- the desk
+
+
+def test_notify__the_desk_shows_what_the_director_did_by_pm_and_refuses_a_second_approval(tmp_path, monkeypatch):
+    import re
+
+    from forumbot.desk import create_app
+
+    monkeypatch.delenv("FORUMBOT_DESK_TOKEN", raising=False)
+    ng = notify_game(tmp_path, "x3")
+    try:
+        draft = final_waiting(ng)
+        ng.says(f"批准 {ng.code_of(draft)}")
+        ng.tick()
+        app = create_app(ng.rt.config.path, clock=ng.clock, secret_key=b"k" * 32)
+        app.testing = True
+        client = app.test_client()
+        drafts = client.get("/drafts").get_data(as_text=True)
+        assert re.search(rf'data-draft="{draft.id}"[^\n]*站内信批准', drafts)
+        log = client.get("/log").get_data(as_text=True)
+        assert "导演（站内信）" in log and f"站内信指令「批准 {ng.code_of(draft)}」：已执行" in log
+        actions = client.get("/actions").get_data(as_text=True)
+        token = re.search(r'name="csrf_token" value="([^"]+)"', actions).group(1)
+        answer = client.post(f"/drafts/{draft.id}/approve", data={"csrf_token": token}, follow_redirects=True)
+        assert "已于" in answer.get_data(as_text=True) and "通过站内信批准" in answer.get_data(as_text=True)
+    finally:
+        ng.close()
