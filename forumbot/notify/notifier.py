@@ -141,7 +141,7 @@ class Notifier:
         if changed and self.publish is not None:
             self.publish(now, report)  # what the director just approved goes before any PM
         self._drop_stale(now)
-        result.sent = self._send(now)
+        result.sent = self.send_pending(now)
 
     # ------------------------------------------------------------------ who the director is
 
@@ -351,7 +351,9 @@ class Notifier:
 
     # ------------------------------------------------------------------ sending
 
-    def _send(self, now: datetime) -> list[SendOutcome]:
+    def send_pending(self, now: datetime) -> list[SendOutcome]:
+        """Send what is queued (exactly once, under the outbox's publish lock). A forum
+        that cannot be reached raises ``ForumUnavailable`` after the outcome is kept."""
         if not self.pmbox.pending():
             return []
         assert self.client is not None

@@ -350,3 +350,25 @@ def test_notify__the_desk_shows_what_the_director_did_by_pm_and_refuses_a_second
         assert "已于" in answer.get_data(as_text=True) and "通过站内信批准" in answer.get_data(as_text=True)
     finally:
         ng.close()
+
+
+# ---------------------------------------------------------------- forumbot notify
+
+
+def test_notify__the_command_says_where_it_stands_and_sends_a_test_pm(tmp_path):
+    from tests.forumbot.alarm_support import cli
+
+    ng = notify_game(tmp_path, "7.2")
+    try:
+        draft = final_waiting(ng)
+        status = cli(ng.game, "notify")
+        assert status.exit_code == 0, status.output
+        assert "站内信通知：开启" in status.output and f"导演：导演，uid {ng.uid(DIRECTOR)}" in status.output
+        assert "上一条站内信" in status.output
+        sent = cli(ng.game, "notify", "--test")
+        assert sent.exit_code == 0, sent.output
+        [test] = [m for m in ng.bot_pms() if m.text.startswith("【测试】")]
+        assert f"pmid {test.pmid}" in sent.output
+        assert any(f"#{draft.id}" in m.text for m in ng.bot_pms())
+    finally:
+        ng.close()
