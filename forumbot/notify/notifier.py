@@ -194,21 +194,27 @@ class Notifier:
 
     def _read_director(self, uid: int) -> list[PrivateMessage]:
         assert self.client is not None
+        store = self.rt.store
         floor = self._meta_int(f"notify:floor:{uid}")
         top = self.conversation_top(uid)
-        messages = self.client.read_conversation(uid, since_id=floor)
+        floor_at = store.get_meta(f"notify:floor_at:{uid}")
+        began = self.rt.clock.now()
+        messages = self.client.read_conversation(uid, since_id=floor,
+                                                 seen_at=datetime.fromisoformat(floor_at) if floor_at else None)
         newest = max([m.id for m in messages] + [top or 0])
-        with self.rt.store.write():
+        with store.write():
+            # One read behind: what this read listed is read again next pass (see above).
+            # ``floor_at``: when a read listed everything up to the floor (7.2 reads one
+            # date window reaching back that far).
+            store.set_meta(f"notify:floor:{uid}", str(newest if top is None else top))
+            store.set_meta(f"notify:floor_at:{uid}", began.isoformat() if top is None else
+                           (store.get_meta(f"notify:top_at:{uid}") or began.isoformat()))
+            store.set_meta(f"notify:top:{uid}", str(newest))
+            store.set_meta(f"notify:top_at:{uid}", began.isoformat())
             if top is None:
                 # The game's first read: where reading starts. Nothing older is a command.
-                self.rt.store.set_meta(f"notify:floor:{uid}", str(newest))
-                self.rt.store.set_meta(f"notify:top:{uid}", str(newest))
-                self.rt.store.audit("bot", "notify.started", {"director_uid": uid, "from_pmid": newest},
-                                    at=self.rt.clock.now())
+                store.audit("bot", "notify.started", {"director_uid": uid, "from_pmid": newest}, at=began)
                 return []
-            # One read behind: what this read listed is read again next pass (see above).
-            self.rt.store.set_meta(f"notify:floor:{uid}", str(top))
-            self.rt.store.set_meta(f"notify:top:{uid}", str(newest))
         return [m for m in messages if not m.own and not self._handled(m.id)]
 
     def _handled(self, pmid: int) -> bool:
