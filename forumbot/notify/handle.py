@@ -12,7 +12,6 @@ done and the others in the message still count. Every command is in the audit lo
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -23,7 +22,7 @@ from forumbot.alarms import DRAFT_KIND_ZH, short_time
 from forumbot.gamelog import DirectorError, EventSpec
 from forumbot.notify.codes import Code, Codes
 from forumbot.notify.commands import VERB_ZH, Command, Ref, Verb
-from forumbot.notify.tell import HELP, Matter, current_matters, status_text
+from forumbot.notify.tell import HELP, Matter, current_matters, no_api_keys, status_text
 from forumbot.outbox import Draft, DraftState, OutboxError, UnknownDraftError
 from forumbot.runtime import Runtime
 
@@ -31,14 +30,13 @@ __all__ = ["CONFIRM_VALID", "Handler", "draft_name", "state_line", "plain"]
 
 ACTOR = director.DIRECTOR_PM
 CONFIRM_VALID = timedelta(hours=24)  # a preview's code, then it must be asked again
-_API_KEY = re.compile(r"mobile:[A-Za-z0-9_]+")
 
 
 def plain(text: str) -> str:
-    """Text for the director: no command-line hints, no untranslated API keys."""
+    """A library line for the director: no command-line hints, no untranslated API keys."""
     from forumbot.desk.texts import clean
 
-    return _API_KEY.sub("论坛拒绝（手机接口）", clean(text))
+    return no_api_keys(clean(text))
 
 
 def draft_name(draft: Draft) -> str:

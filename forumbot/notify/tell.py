@@ -19,6 +19,7 @@ told when it is back, with how long it lasted.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime, time
@@ -28,8 +29,8 @@ from forumbot.attention import Attention, AttentionKind, attention
 from forumbot.outbox import DraftState
 from forumbot.runtime import Runtime
 
-__all__ = ["HELP", "NOTIFY_ALARM_KEY", "Matter", "current_matters", "hints", "in_quiet_hours", "notice_text",
-           "status_text"]
+__all__ = ["HELP", "NOTIFY_ALARM_KEY", "Matter", "current_matters", "hints", "in_quiet_hours", "no_api_keys",
+           "notice_text", "status_text"]
 
 # The alarm raised when the director cannot be reached by PM (it is on the desk and in
 # `forumbot status`; telling it by PM would be pointless).
@@ -66,10 +67,25 @@ class Matter:
 _DRAFT_KINDS = {AttentionKind.FINAL_COUNT, AttentionKind.APPROVAL, AttentionKind.FAILED}
 
 
-def _matter(item: Attention) -> Matter:
+# The X3.5 mobile API answers a refusal with its language key (``mobile:post_flood_ctrl``):
+# never shown to the director as is.
+API_KEY = re.compile(r"mobile:[A-Za-z0-9_]+")
+
+
+def no_api_keys(text: str) -> str:
+    return API_KEY.sub("论坛拒绝（手机接口）", text)
+
+
+def _matter(rt: Runtime, item: Attention) -> Matter:
     draft_id = item.ref if item.kind in _DRAFT_KINDS else None
     day = item.ref if item.kind is AttentionKind.NIGHT_RESULT else None
-    return Matter(item.key, item.kind.value, item.summary, item.since, item.detail, draft_id, day)
+    detail = item.detail
+    if item.kind is AttentionKind.FAILED and draft_id is not None:
+        from forumbot.desk.texts import forum_error  # the refusal in Chinese, the forum's words kept
+
+        detail = f"论坛拒绝了它：{forum_error(rt.outbox.get(draft_id).last_error).text}"
+    return Matter(item.key, item.kind.value, no_api_keys(item.summary), item.since, no_api_keys(detail),
+                  draft_id, day)
 
 
 def current_matters(rt: Runtime, now: datetime, kinds: Iterable[str] | None = None) -> list[Matter]:
@@ -77,7 +93,7 @@ def current_matters(rt: Runtime, now: datetime, kinds: Iterable[str] | None = No
     ``kinds`` when given. The PM trouble's own alarm is never among them."""
     wanted = set(kinds) if kinds is not None else None
     own = rt.store.alarm(NOTIFY_ALARM_KEY)
-    found = [_matter(a) for a in attention(rt, now)
+    found = [_matter(rt, a) for a in attention(rt, now)
              if not (a.kind is AttentionKind.ALARM and own is not None and a.ref == own.id)]
     found += [Matter(f"recovery:{a.id}", "recovery", recovery_text(a), a.cleared_at or a.raised_at)
               for a in recoveries(rt.store, now)]
@@ -98,7 +114,7 @@ def hints(matter: Matter, code: str | None) -> list[str]:
     if matter.kind in (AttentionKind.FINAL_COUNT.value, AttentionKind.APPROVAL.value) and code:
         return [f"回复「批准 {code}」发出，「查看 {code}」看全文，「驳回 {code} 理由：……」不发"]
     if matter.kind == AttentionKind.FAILED.value and code:
-        lines = [matter.detail.split("。重发")[0]] if matter.detail else []
+        lines = [matter.detail] if matter.detail else []
         return lines + [f"回复「重发 {code}」再发一次（先在论坛上查找，不会重复），「查看 {code}」看全文，"
                         f"「驳回 {code} 理由：……」放弃"]
     if matter.kind == AttentionKind.NIGHT_RESULT.value and matter.day:

@@ -63,7 +63,7 @@ class NotifyGame:
         """The code the bot gave for ``draft`` in its PMs to the director."""
         for m in reversed(self.bot_pms()):
             for line in m.text.split("\n"):
-                if f"#{draft.id} " in line or line.endswith(f"#{draft.id}"):
+                if re.search(rf"#{draft.id}(?!\d)", line):
                     found = re.search(r"「(?:批准|重发) ([A-Z0-9]{4})」", m.text[m.text.index(line):])
                     if found:
                         return found.group(1)

@@ -372,3 +372,27 @@ def test_notify__the_command_says_where_it_stands_and_sends_a_test_pm(tmp_path):
         assert any(f"#{draft.id}" in m.text for m in ng.bot_pms())
     finally:
         ng.close()
+
+
+# ---------------------------------------------------------------- a post that failed
+
+
+def test_notify__a_failed_post_is_told_with_its_alarm_and_resent_by_pm(ng):
+    draft = final_waiting(ng)
+    ng.sim.close_thread(ng.game.world.tids["vote1"])
+    ng.says(f"批准 {ng.code_of(draft)}")
+    ng.tick()
+    assert ng.rt.outbox.get(draft.id).state is DraftState.FAILED
+    ng.tick(timedelta(minutes=3))  # min_interval 120 s: the alarm raised after it goes in the next notice
+    told = "\n".join(m.text for m in ng.bot_pms())
+    assert f"#{draft.id}（主题 {draft.tid}）发送失败" in told and "论坛拒绝了它：帖子已关闭" in told
+    assert f"主题 {draft.tid} 已被关闭" in told  # the alarm: who must do what
+    assert "mobile:" not in told
+    code = ng.code_of(draft)
+    ng.sim.close_thread(ng.game.world.tids["vote1"], closed=False)  # a moderator reopens it
+    ng.says(f"重发 {code}")
+    ng.tick()
+    done = ng.rt.outbox.get(draft.id)
+    assert done.state is DraftState.PUBLISHED
+    assert len([p for p in ng.sim.posts(draft.tid) if done.marker in p.message]) == 1
+    assert any(m.text.startswith(f"将重新发送 #{draft.id}") for m in ng.bot_pms())
