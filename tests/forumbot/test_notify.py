@@ -396,3 +396,16 @@ def test_notify__a_failed_post_is_told_with_its_alarm_and_resent_by_pm(ng):
     assert done.state is DraftState.PUBLISHED
     assert len([p for p in ng.sim.posts(draft.tid) if done.marker in p.message]) == 1
     assert any(m.text.startswith(f"将重新发送 #{draft.id}") for m in ng.bot_pms())
+
+
+def test_notify__the_example_config_has_it_on_and_the_demos_copy_off(tmp_path):
+    from forumbot.config import load_config
+    from forumbot.demo import EXAMPLE_CONFIG
+    from forumbot.scenario import config_from
+
+    assert load_settings(load_config(EXAMPLE_CONFIG)).notify.enabled
+    copy = config_from(EXAMPLE_CONFIG, tmp_path / "g.toml", "http://127.0.0.1:9/", tmp_path / "g.sqlite")
+    assert not load_settings(load_config(copy)).notify.enabled
+    on = config_from(EXAMPLE_CONFIG, tmp_path / "h.toml", "http://127.0.0.1:9/", tmp_path / "h.sqlite",
+                     notify={"enabled": True})
+    assert load_settings(load_config(on)).notify.enabled
