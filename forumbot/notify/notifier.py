@@ -120,11 +120,15 @@ class Notifier:
             return result
         try:
             self._pass(uid, now, report, result)
-        except errors.ForumError as exc:
+        except errors.ForumUnavailable as exc:  # the forum is down: the pass says so (outage, backoff)
             if self.note is not None:
                 self.note(report, "director's PMs", exc)
             else:
                 log.warning("director's PMs: %s", exc)
+        except errors.ForumError as exc:
+            # A refusal of the PM pages is no reason to slow the game's polling down: it is
+            # logged, and one the director must know of is an alarm (on the desk, in status).
+            log.warning("director's PMs: %s: %s", type(exc).__name__, exc)
             if type(exc).__name__ in _PM_REFUSED_ZH:
                 self._cannot_reach(exc, now)
         except Exception as exc:  # noqa: BLE001 - the PMs never stop the game's counting
