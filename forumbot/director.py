@@ -331,18 +331,45 @@ def dismiss_proposal(rt: Runtime, proposal_id: int, why: str, now: datetime):
 # ---------------------------------------------------------------- drafts
 
 
-def approve(rt: Runtime, draft_id: int, now: datetime, body: str | None = None) -> Draft:
-    return rt.outbox.approve(draft_id, DIRECTOR, body=body, now=now)
+# The director approving by forum PM (forumbot.notify): the same operations, another route.
+DIRECTOR_PM = "director(pm)"
+ROUTE_ZH = {DIRECTOR: "在导演台或命令行", DIRECTOR_PM: "通过站内信", "bot": "由机器人"}
 
 
-def reject(rt: Runtime, draft_id: int, why: str, now: datetime) -> Draft:
-    return rt.outbox.reject(draft_id, DIRECTOR, why, now=now)
+def decided_elsewhere(draft: Draft, actor: str) -> str | None:
+    """Why ``actor`` may not approve or reject ``draft`` again: it was approved already by
+    the other route (the desk/CLI or a PM) — whichever came first won. None otherwise."""
+    if draft.state not in (DraftState.APPROVED, DraftState.PUBLISHING, DraftState.PUBLISHED,
+                           DraftState.PENDING_MODERATION) or draft.approved_by in (None, actor, "bot"):
+        return None
+    if DIRECTOR_PM not in (draft.approved_by, actor):
+        return None
+    when = f"{draft.approved_at:%m-%d %H:%M} " if draft.approved_at else ""
+    done = {DraftState.PUBLISHED: f"，已发布（pid {draft.pid}）" if draft.pid else "，已发布",
+            DraftState.PENDING_MODERATION: "，已发出，论坛审核中"}.get(draft.state, "，正在发出")
+    return f"草稿 #{draft.id} 已于 {when}{ROUTE_ZH.get(draft.approved_by or '', '')}批准{done}：无需再操作"
 
 
-def retry(rt: Runtime, draft_id: int, now: datetime) -> Draft:
+def approve(rt: Runtime, draft_id: int, now: datetime, body: str | None = None, *,
+            actor: str = DIRECTOR) -> Draft:
+    """Approve a draft. Approved already by the other route (a PM, or the desk/CLI when
+    this is a PM): a DirectorError saying so — whichever came first won. An edited body
+    still replaces the text of a draft not yet sent."""
+    if body is None and (why := decided_elsewhere(rt.outbox.get(draft_id), actor)):
+        raise DirectorError(why)
+    return rt.outbox.approve(draft_id, actor, body=body, now=now)
+
+
+def reject(rt: Runtime, draft_id: int, why: str, now: datetime, *, actor: str = DIRECTOR) -> Draft:
+    if (elsewhere := decided_elsewhere(rt.outbox.get(draft_id), actor)):
+        raise DirectorError(elsewhere)
+    return rt.outbox.reject(draft_id, actor, why, now=now)
+
+
+def retry(rt: Runtime, draft_id: int, now: datetime, *, actor: str = DIRECTOR) -> Draft:
     """Send a failed draft again: approved once more, looked up by its marker before it is
     sent (the desk's 重发 and ``forumbot retry``)."""
-    return rt.outbox.retry(draft_id, DIRECTOR, now=now)
+    return rt.outbox.retry(draft_id, actor, now=now)
 
 
 def waiting(rt: Runtime) -> list[Draft]:
@@ -490,7 +517,7 @@ def describe_vote(vote: dict[str, Any], change_window_minutes: int | None = None
 
 
 __all__ = [
-    "DIRECTOR", "OUT_REASONS", "Applied", "CardOutcome", "DirectorError", "EventSpec", "EventView", "Impact",
+    "DIRECTOR", "DIRECTOR_PM", "OUT_REASONS", "ROUTE_ZH", "decided_elsewhere", "Applied", "CardOutcome", "DirectorError", "EventSpec", "EventView", "Impact",
     "Status", "accelerate", "add_alias", "announcement_draft", "approve", "badge", "correct", "count_now",
     "describe_vote", "dismiss_proposal", "draw_sheriff", "enter", "give_card", "ledger", "list_events",
     "lose_identity", "preview", "preview_correct", "preview_retract", "put_out", "record_night",

@@ -33,7 +33,7 @@ FLAG_ZH = {"edit": "编辑", "zombie": "诈尸", "font": "字体", "evidence": "
 PROPOSAL_ZH = {"lurking_day": "潜水（单日）", "lurking_span": "潜水（连续三日）", "no_vote": "未投票",
                "zombie": "诈尸", "font": "字体", "evidence": "贴证"}
 PROPOSAL_STATE_ZH = {"proposed": "待处理", "accepted": "已接受", "dismissed": "已忽略"}
-ACTOR_ZH = {"director": "导演", "bot": "机器人"}
+ACTOR_ZH = {"director": "导演", "bot": "机器人", "director(pm)": "导演（站内信）", "forum_user": "其他论坛用户"}
 RULESET_ZH = {"s09": "官方规则S09", "s10": "官方规则S10", "simple14": "14人简易规则", "dual": "双身份规则"}
 
 

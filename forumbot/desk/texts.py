@@ -282,7 +282,29 @@ def audit_sentence(action: str, detail: Mapping[str, Any], ctx: LogContext) -> s
             (f"（{d.get('note')}）" if d.get("note") else "")
     if action == "game.resumed":
         return "撤销游戏结束" + (f"：{d.get('why')}" if d.get("why") else "")
+    if action.startswith("notify."):
+        return _notify_sentence(action.removeprefix("notify."), d)
     return "其他操作（见原始数据）"
+
+
+_NOTIFY_RESULT_ZH = {"done": "已执行", "answered": "已回复", "previewed": "已回复影响，等待确认",
+                     "refused": "未执行", "not_understood": "没看懂，已回复"}
+
+
+def _notify_sentence(kind: str, d: Mapping[str, Any]) -> str:
+    """The director by forum PM (forumbot.notify)."""
+    if kind == "command":
+        return f"站内信指令「{clean(str(d.get('command') or ''))}」：{_NOTIFY_RESULT_ZH.get(str(d.get('result')), '已处理')}"
+    if kind == "foreign":
+        return (f"{d.get('name') or '某用户'}（uid {d.get('uid')}）发来站内信指令，不是导演，未执行："
+                + "、".join(str(c) for c in d.get("commands") or []))
+    if kind == "told":
+        return f"用站内信告诉导演 {len(d.get('matters') or [])} 件待办"
+    if kind == "sent":
+        return "站内信已发出" + ("（中断后在对话里找到，未重发）" if d.get("found_by_marker") else "")
+    if kind == "started":
+        return "开始读取导演的站内信（此前的消息不当作指令）"
+    return "站内信（见原始数据）"
 
 
 def _event_fallback(kind: str, d: Mapping[str, Any]) -> str:
