@@ -35,6 +35,7 @@ from forumbot.runtime import Runtime, make_client, open_runtime
 from forumbot.scenario import (BOT, DIRECTOR, END, GAME_START, PASSWORD, Action, Driver, World, build_world,
                                config_from, write_config)
 from forumbot.simulator import SimClock, Simulator
+from forumbot.wording import FLAG_ZH, PROPOSAL_ZH, card_zh, draft_kind_zh
 
 
 @dataclass
@@ -227,6 +228,10 @@ def play_by_pm(game: Game, director_: PmDirector, *, on_tick: Callable[[TickRepo
         after(game.agent.tick())
 
 
+# How a draft went out, as the terminal says it.
+_HOW_ZH = {"sent": "", "found": "（找到之前中断的那次发送）", "released": "（审核通过后公开）"}
+
+
 def bot_posts(game: Game) -> list[tuple[str, int, str]]:
     """(thread key, pid, message) of every post the bot made, in order."""
     return game.world.bot_posts()
@@ -236,9 +241,9 @@ def keep_up(seconds: float | None, out) -> None:
     """Leave the forum up so the threads can be read in a browser."""
     try:
         if seconds is None and sys.stdin.isatty():
-            input("The forum stays up until you press Enter… ")
+            input("论坛保持开启，按回车键结束… ")
         elif seconds:
-            print(f"serving for {seconds:.0f} s more (Ctrl-C to stop)…", file=out)
+            print(f"论坛再开 {seconds:.0f} 秒（Ctrl-C 结束）…", file=out)
             threading.Event().wait(seconds)
     except (KeyboardInterrupt, EOFError):
         pass
@@ -271,18 +276,19 @@ def main(argv: list[str] | None = None) -> int:
     def show(draft: Draft) -> None:
         if args.quiet:
             return
-        print(f"\n── director approves draft #{draft.id} ({draft.kind.value}, thread {draft.tid}) ──", file=out)
+        print(f"\n── 导演批准 #{draft.id}（{draft_kind_zh(draft.kind)}，帖子 tid {draft.tid}）──", file=out)
         print(draft.body, file=out)
 
     def narrate(report: TickReport) -> None:
         if args.quiet:
             return
         for d in report.drafts:
-            how = "auto-approved" if d.state is DraftState.APPROVED else "waits for the director"
-            print(f"[{report.at:%m-%d %H:%M}] drafted #{d.id} {d.kind.value} ({how})", file=out)
+            how = "自动批准" if d.state is DraftState.APPROVED else "等待导演批准"
+            print(f"[{report.at:%m-%d %H:%M}] 起草 #{d.id} {draft_kind_zh(d.kind)}（{how}）", file=out)
         for p in report.published:
             if p.pid:
-                print(f"[{report.at:%m-%d %H:%M}] published #{p.draft_id} as pid {p.pid} ({p.how.value})", file=out)
+                how = _HOW_ZH.get(p.how.value, p.how.value)
+                print(f"[{report.at:%m-%d %H:%M}] 已发出 #{p.draft_id}，pid {p.pid}{how}", file=out)
         for e in report.errors:
             print(f"[{report.at:%m-%d %H:%M}] {e}", file=out)
 
@@ -296,8 +302,8 @@ def main(argv: list[str] | None = None) -> int:
                           notify={"enabled": True} if args.director_by_pm else None,
                           poll_interval_seconds=600, poll_jitter_seconds=60)
         name = "Discuz! 7.2" if args.discuz == "7.2" else "Discuz! X3.5"
-        print(f"forumbot demo: a simulated {name} forum ({sim.charset.upper()}) at {game.sim.base_url}", file=out)
-        print(f"game: 8 players, 3 days, rule set simple14; bot account {BOT}", file=out)
+        print(f"forumbot 演示：模拟的 {name} 论坛（{sim.charset.upper()}），地址 {game.sim.base_url}", file=out)
+        print(f"游戏：8 名玩家，3 天，规则 14人简易规则；机器人账号 {BOT}", file=out)
         desk = None
         try:
             if args.desk:
@@ -311,46 +317,47 @@ def main(argv: list[str] | None = None) -> int:
                     return 1
                 play(game, on_tick=narrate, approve=False, wait_for_director=desk_waits(game, out))
             elif args.director_by_pm:
-                print(f"the director ({DIRECTOR}) acts by forum private message only", file=out)
+                print(f"导演（{DIRECTOR}）只用论坛站内信操作", file=out)
                 by_pm = pm_director(game, None if args.quiet else out)
                 play_by_pm(game, by_pm, on_tick=narrate)
             else:
                 play(game, on_tick=narrate, on_approve=show)
             posts = bot_posts(game)
-            print("\n══ what the bot posted ══", file=out)
+            print("\n══ 机器人发的帖 ══", file=out)
             for subject, pid, message in posts:
                 first = message.strip().splitlines()[0]
                 print(f"pid {pid:>4}  {subject}: {first}", file=out)
             finals = [d for d in game.rt.outbox.drafts(DraftState.PUBLISHED) if d.kind is DraftKind.FINAL_COUNT]
             for d in finals:
-                print(f"\n── final count, day {d.day} (pid {d.pid}) ──\n{d.body}", file=out)
+                print(f"\n── 第{d.day}日最终计票（pid {d.pid}）──\n{d.body}", file=out)
             announcements = [d for d in game.rt.outbox.drafts(DraftState.PUBLISHED)
                              if d.kind is DraftKind.ANNOUNCEMENT]
             for d in announcements:
-                print(f"\n── announcement, day {d.day} (pid {d.pid}) ──\n{d.body}", file=out)
-            print("\n── for the director: flags and card proposals (the bot proposes, you decide) ──", file=out)
+                print(f"\n── 第{d.day}日公示（pid {d.pid}）──\n{d.body}", file=out)
+            print("\n── 给导演：标记与判罚建议（机器人只建议，由导演决定）──", file=out)
             for day in (1, 2, 3):
                 snapshot = game.rt.store.tally(day)
                 for flag in (snapshot.data["flags"] if snapshot else []):
-                    print(f"day {day} flag {flag['kind']}: {flag['floor']}楼 {flag['player']} — {flag['detail']}",
+                    print(f"第{day}日 标记 {FLAG_ZH.get(flag['kind'], flag['kind'])}：{flag['floor']}楼 {flag['player']} — {flag['detail']}",
                           file=out)
             for p in game.rt.store.proposals():
-                print(f"day {p.day} proposal #{p.id}: {p.player} {p.reason_code} ({p.color.value}?) {p.detail}",
+                print(f"第{p.day}日 建议 #{p.id}：{p.player} {PROPOSAL_ZH.get(p.reason_code, p.reason_code)}"
+                      f"（{card_zh(p.color)}？）{p.detail}",
                       file=out)
             tids = game.world.tids
             base = game.sim.base_url
             board, thread = (("forumdisplay.php?fid=2", "viewthread.php?tid=") if args.discuz == "7.2" else
                              ("forum.php?mod=forumdisplay&fid=2", "forum.php?mod=viewthread&tid="))
-            print(f"\nRead the threads: {base}{board}", file=out)
-            print(f"  voting day 2: {base}{thread}{tids['vote2']}", file=out)
+            print(f"\n看帖：{base}{board}", file=out)
+            print(f"  第2日投票帖：{base}{thread}{tids['vote2']}", file=out)
             if args.director_by_pm:
                 pms = game.sim.pms_between(BOT, DIRECTOR)
                 bot_uid = game.sim.data.user(BOT).uid
-                print(f"private messages: {sum(m.fromuid == bot_uid for m in pms)} from the bot, "
-                      f"{sum(m.fromuid != bot_uid for m in pms)} from the director; "
-                      f"drafts still waiting: {len(director.waiting(game.rt))}", file=out)
-            print(f"{len(posts)} bot posts, {len(game.sim.requests)} requests to the forum, "
-                  f"{time.monotonic() - started:.1f} s", file=out)
+                print(f"站内信：机器人发 {sum(m.fromuid == bot_uid for m in pms)} 条，"
+                      f"导演发 {sum(m.fromuid != bot_uid for m in pms)} 条；"
+                      f"仍待处理的草稿：{len(director.waiting(game.rt))} 篇", file=out)
+            print(f"机器人发帖 {len(posts)} 篇，向论坛请求 {len(game.sim.requests)} 次，"
+                  f"用时 {time.monotonic() - started:.1f} 秒", file=out)
             keep_up(args.keep_serving, out)
         finally:
             if desk is not None:
@@ -376,9 +383,9 @@ def start_browser_director(game: Game, out, *, port: int | None = None, poll_sec
     game.lock.update(desk={"url": desk.url})
     game.agent.health = Health(game.lock)
     game.driver.on_night = lambda action: print(
-        f"[{game.clock.now():%m-%d %H:%M}] night before day {action.day}: enter "
-        f"{'、'.join(action.out)} as out on the desk ({desk.url}) to go on", file=out)
-    print(f"You are the director: open {desk.url}", file=out)
+        f"[{game.clock.now():%m-%d %H:%M}] 第{action.day}日前的夜晚：请在导演台（{desk.url}）把 "
+        f"{'、'.join(action.out)} 录入为出局，游戏才会继续", file=out)
+    print(f"你是导演：请打开 {desk.url}", file=out)
     return desk
 
 
@@ -390,8 +397,8 @@ def desk_waits(game: Game, out) -> Callable[[], bool]:
         drafts = director.waiting(game.rt)
         nights = [a for a in game.driver.actions[:game.driver.done]
                   if a.kind == "night" and game.rt.store.night_result(a.day) is None]
-        reason = (f"draft #{drafts[0].id} ({drafts[0].kind.value}) waits for your approval" if drafts else
-                  f"the night before day {nights[0].day} waits for you" if nights else "")
+        reason = (f"#{drafts[0].id}（{draft_kind_zh(drafts[0].kind)}）等待你批准" if drafts else
+                  f"第{nights[0].day}日前的夜晚等待你录入" if nights else "")
         if reason and reason not in said:
             said.add(reason)
             print(f"[{game.clock.now():%m-%d %H:%M}] {reason}", file=out)

@@ -88,9 +88,9 @@ def test_notify_demo__python_m_forumbot_demo_director_by_pm_discuz_72():
     with redirect_stdout(out):
         assert demo.main(["--director-by-pm", "--discuz", "7.2", "--keep-serving", "0"]) == 0
     text = out.getvalue()
-    assert "acts by forum private message only" in text and "drafts still waiting: 0" in text
+    assert "只用论坛站内信操作" in text and "仍待处理的草稿：0 篇" in text
     assert "导演 → 机器人：批准 " in text and "机器人 → 导演：【待你处理】" in text
-    assert "9 bot posts" in text
+    assert "机器人发帖 9 篇" in text
 
 
 def test_notify_demo__desk_and_pm_together_are_refused(capsys):
