@@ -52,6 +52,7 @@ from forumbot.gamelog import (  # the game log's calls are the director's too
     settle_result,
 )
 from forumbot.outbox import Draft, DraftKind, DraftState
+from forumbot.ending import game_over
 from forumbot.runtime import Runtime
 from forumbot.store.alarms import Alarm
 from forumbot.store.records import CardColor, CardEntry
@@ -409,6 +410,7 @@ class Status:
     ignored: tuple[str, ...] = ()  # events without effect, and why
     alarms: tuple[Alarm, ...] = ()  # what the bot cannot fix itself, until it clears (forumbot.alarms)
     recovered: tuple[str, ...] = ()  # outages over in the last hours: 「…恢复于 …」
+    over: str | None = None  # the game is over: how, in Chinese (forumbot.ending)
 
     @property
     def voting_over(self) -> bool:
@@ -429,6 +431,7 @@ def status(rt: Runtime, now: datetime) -> Status:
     from engine.events import WHY_ZH, parse_why
 
     badge_now = badge(rt, now)
+    over = game_over(rt, state)
     return Status(
         now=now,
         day=day,
@@ -443,19 +446,22 @@ def status(rt: Runtime, now: datetime) -> Status:
         badge=badge_now,
         lives=tuple((p, state.lives(p)) for p in state.players
                     if state.identities > 1 and 0 < state.lives(p) < state.identities),
-        waiting_for=_waiting_for(rt, state, badge_now, now),
+        waiting_for=_waiting_for(rt, state, badge_now, now, over=over is not None),
         stale_published=tuple(text for d in rt.outbox.drafts(DraftState.PUBLISHED)
                               if (text := rt.store.get_meta(f"stale_published:{d.id}"))),
         ignored=tuple(f"#{s.event.ref} {s.event.describe()}：{s.note}" for s in state.ignored
                       if s.event.ref is not None),
         alarms=tuple(rt.store.alarms()),
         recovered=tuple(recovery_text(a) for a in recoveries(rt.store, now)),
+        over=over.text if over is not None else None,
     )
 
 
-def _waiting_for(rt: Runtime, state: GameState, badge_now: BadgeStatus, now: datetime) -> tuple[str, ...]:
+def _waiting_for(rt: Runtime, state: GameState, badge_now: BadgeStatus, now: datetime, *,
+                 over: bool = False) -> tuple[str, ...]:
     """What the game is waiting for from the director, in Chinese (night results, a
-    successor sheriff, a final count to approve)."""
+    successor sheriff, a final count to approve). A game that is over waits for no next
+    night and no successor: there is no next day."""
     lines = []
     for window in state.days:
         if window.deadline > now:
@@ -464,9 +470,9 @@ def _waiting_for(rt: Runtime, state: GameState, badge_now: BadgeStatus, now: dat
         if final is not None and final.state is DraftState.DRAFT:
             lines.append(f"第{window.number}日最终计票 #{final.id} 待审批")
         following = [d for d in state.days if d.number == window.number + 1]
-        if following and rt.store.night_result(window.number + 1) is None:
+        if following and not over and rt.store.night_result(window.number + 1) is None:
             lines.append(f"第{window.number + 1}日前夜的结果尚未录入（forumbot night --day {window.number + 1}）")
-    if badge_now.vacancy is not None and badge_now.succession is not Succession.VACANT:
+    if not over and badge_now.vacancy is not None and badge_now.succession is not Succession.VACANT:
         lines.append(badge_now.describe(now))
     return tuple(lines)
 

@@ -34,6 +34,9 @@ PROPOSAL_ZH = {"lurking_day": "潜水（单日）", "lurking_span": "潜水（�
                "zombie": "诈尸", "font": "字体", "evidence": "贴证"}
 PROPOSAL_STATE_ZH = {"proposed": "待处理", "accepted": "已接受", "dismissed": "已忽略"}
 ACTOR_ZH = {"director": "导演", "bot": "机器人", "director(pm)": "导演（站内信）", "forum_user": "其他论坛用户"}
+# How a game ended, as the director declares it.
+WINNERS = (("good", "好人阵营胜利"), ("wolf", "狼人阵营胜利"), ("third", "第三方胜利"), ("other", "其他结局"))
+WINNER_ZH = dict(WINNERS)
 RULESET_ZH = {"s09": "官方规则S09", "s10": "官方规则S10", "simple14": "14人简易规则", "dual": "双身份规则"}
 
 
@@ -55,5 +58,5 @@ def card_zh(color: Any) -> str:
 
 __all__ = [
     "ACTOR_ZH", "CARD_ZH", "DRAFT_KIND_ZH", "DRAFT_STATE_ZH", "FLAG_ZH", "PROPOSAL_STATE_ZH",
-    "PROPOSAL_ZH", "RULESET_ZH", "card_zh", "draft_kind_zh", "draft_state_zh",
+    "PROPOSAL_ZH", "RULESET_ZH", "WINNERS", "WINNER_ZH", "card_zh", "draft_kind_zh", "draft_state_zh",
 ]

@@ -63,7 +63,7 @@ def status(config_path: str, as_json: bool) -> None:
                     "last_pass": holder.beat, "problems": list(holder.problems.values()), "desk": holder.desk},
                 "now": s.now.isoformat(), "day": s.day.number if s.day else None,
                 "deadline": s.day.deadline.isoformat() if s.day else None, "time_left": s.time_left,
-                "voting_over": s.voting_over,
+                "voting_over": s.voting_over, "game_over": s.over,
                 "sheriff": s.sheriff, "out": [{"player": p, "why": w} for p, w in s.out],
                 "badge_vacant": bool(s.badge and s.badge.vacancy),
                 "successor_candidates": list(s.badge.candidates) if s.badge and s.badge.vacancy else [],
@@ -84,6 +84,8 @@ def status(config_path: str, as_json: bool) -> None:
         for line in status_lines(rt.settings.agent.database):  # the agent, and what it cannot do
             click.echo(line)
         _print_alarms(rt, s)
+        if s.over:
+            console.print(f"[bold]{escape(s.over)}[/bold]")
         if s.day is None:
             console.print("还没有任何一天开始。")
         else:

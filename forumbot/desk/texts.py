@@ -18,7 +18,7 @@ from typing import Any, Mapping
 
 from engine.events import WHY_IDENTITY_ZH, WHY_ZH, parse_why
 from forumbot.wording import (ACTOR_ZH, CARD_ZH, DRAFT_KIND_ZH, DRAFT_STATE_ZH, FLAG_ZH,  # noqa: F401
-                              PROPOSAL_STATE_ZH, PROPOSAL_ZH, RULESET_ZH, card_zh, draft_kind_zh,
+                              PROPOSAL_STATE_ZH, PROPOSAL_ZH, RULESET_ZH, WINNER_ZH, WINNERS, card_zh, draft_kind_zh,
                               draft_state_zh)
 
 # The shared words (forumbot.wording), under the names the desk's templates know.
@@ -35,8 +35,6 @@ EVENT_KIND_ZH = {
     "accelerate": "加速", "accelerated": "加速", "voters": "冤死·可投票名单", "night": "夜晚结果",
     "alias": "别名", "substitute": "替补", "void": "判废", "retract": "撤销",
 }
-WINNERS = (("good", "好人阵营胜利"), ("wolf", "狼人阵营胜利"), ("third", "第三方胜利"), ("other", "其他结局"))
-WINNER_ZH = dict(WINNERS)
 
 
 
