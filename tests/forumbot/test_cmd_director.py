@@ -147,6 +147,7 @@ def test_cmd_accelerate_substitute_count_now(played):
     assert invoke(config, "substitute", "烧卖", "替补甲", "--yes").exit_code == 0
     late = invoke(config, "count-now")  # 21:50: day 2's voting is over
     assert late.exit_code != 0 and "投票已截止" in late.output
+    assert late.output.startswith("错误：") and "Error" not in late.output  # the director reads Chinese
     assert invoke(config, "count-now", "--day", "3").exit_code != 0  # not started yet
     assert invoke(config, "accelerate", "--day", "9", "--yes").exit_code != 0  # no such day: one line
     assert invoke(config, "accelerate", "--day", "3", "--yes").exit_code == 0
