@@ -5,7 +5,7 @@ only the second POST — the same fields, confirmed — applies it.
 
 * events (出局, 身份死亡, 若愚, 警长, 替罪羊, 冤死, 加速, 夜晚结果, 别名, 替补, 判废),
   their undo (with a reason) and their correction (wrong player, wrong time);
-* the badge's random draw; cards (a send-off is an out);
+* the badge's random draw; cards (a send-off is an out) and taking one back;
 * the game's end.
 
 If the effect changed between the two steps (the agent read new votes that turn a
@@ -440,6 +440,65 @@ def _card_message(result: director.CardOutcome) -> str:
     if result.draft:
         text += f"；判罚通知草稿 #{result.draft.id} 等你审批"
     return text
+
+
+@bp.post("/cards/<int:entry_id>/undo")
+def card_undo_preview(entry_id: int):
+    back = url_for("desk.cards")
+    try:
+        with runtime_holder().use() as rt:
+            now = rt.clock.now()
+            why = field("why", what="撤销判罚的理由（会写进通知和审计日志）")
+            return _card_undo_confirm(rt, now, entry_id, why)
+    except domain_errors() as exc:
+        say_error(exc)
+        return redirect(back)
+
+
+def _card_take_back(rt: Runtime, entry_id: int, now: datetime) -> tuple[ImpactView, str]:
+    """What taking a card back does, for the confirm page, and the key that says it did
+    not change before the director confirmed."""
+    change = director.preview_take_back_card(rt, entry_id, now)
+    lines = [texts.clean(line) for line in change.lines()]
+    summary, notes = lines[0], lines[1:2]  # the card; the player's standing before → after
+    if change.events:
+        notes.append("一并撤销这张牌造成的事件：" + "、".join(f"#{i}" for i in change.events))
+    notes.append("会生成一篇【撤销判罚】通知草稿，等你审批")
+    shown = (replace(view(change.impact, notes=notes), summary=summary) if change.impact is not None
+             else ImpactView(summary=summary, notes=notes))
+    key = hashlib.sha256("|".join([*lines, fingerprint(change.impact) if change.impact else ""]).encode())
+    return shown, key.hexdigest()[:16]
+
+
+def _card_undo_confirm(rt: Runtime, now: datetime, entry_id: int, why: str, *, changed: bool = False) -> str:
+    shown, key = _card_take_back(rt, entry_id, now)
+    return _confirm(rt, now, title=f"确认：撤销判罚 #{entry_id}", impact=shown,
+                    fields=[("why", why), ("fingerprint", key)],
+                    action=url_for("desk.card_undo_apply", entry_id=entry_id), verb="确认撤销判罚",
+                    back=url_for("desk.cards"), lines=[f"理由：{why}"], changed=changed)
+
+
+@bp.post("/cards/<int:entry_id>/undo/apply")
+def card_undo_apply(entry_id: int):
+    try:
+        with runtime_holder().use() as rt:
+            now = rt.clock.now()
+            g.forum_tz = rt.config.forum.tz
+            why = field("why", what="撤销判罚的理由（会写进通知和审计日志）")
+            _, key = _card_take_back(rt, entry_id, now)
+            if key != request.form.get("fingerprint"):
+                return _card_undo_confirm(rt, now, entry_id, why, changed=True)
+            change, draft = director.take_back_card(rt, entry_id, why, now)
+        entry = change.entry
+        text = f"已撤销判罚 #{entry.id}：{entry.player} 的{texts.card_zh(entry.color)}"
+        if change.events:
+            text += "；一并撤销了它造成的事件 " + "、".join(f"#{i}" for i in change.events)
+        if draft is not None:
+            text += f"；【撤销判罚】通知草稿 #{draft.id} 等你审批"
+        flash(text, "ok")
+    except domain_errors() as exc:
+        say_error(exc)
+    return redirect(url_for("desk.cards"))
 
 
 # ---------------------------------------------------------------- the game's end

@@ -283,9 +283,9 @@ class CardsView:
 
 def cards(rt: Runtime) -> CardsView:
     state = current_state(rt.config, rt.store)
-    entries = rt.store.cards()
+    entries = rt.store.cards(include_retracted=True)  # taken back: shown struck through, with why
     ledger, _ = director.ledger(rt, state)
-    standings = {p: ledger.standing(p) for p in dict.fromkeys(e.player for e in entries)}
+    standings = {p: ledger.standing(p) for p in dict.fromkeys(e.player for e in entries if e.standing)}
     every = rt.store.proposals()
     return CardsView(
         proposals=[p for p in every if p.state is ProposalState.PROPOSED],

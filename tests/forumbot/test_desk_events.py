@@ -308,6 +308,35 @@ def test_desk_events__a_red_card_for_the_sheriff_draws_the_badge_in_simple14(gam
     assert director.badge(g.rt, g.clock.now()).sheriff not in (None, "饺子")
 
 
+def test_desk_events__a_card_taken_back_from_the_ledger_with_its_send_off_and_draw(game):
+    g = game("simple14")
+    _elect(g)
+    g.at(at(2, "12:00"))
+    desk = Desk(g)
+    desk.confirm(desk.preview("/cards/give", {"player": "饺子", "color": "red", "why": "辱骂"}))
+    drawn = director.badge(g.rt, g.clock.now()).sheriff
+    (entry,) = g.rt.store.cards()
+    cards = desk.get("/cards")
+    assert f'action="/cards/{entry.id}/undo"' in cards
+    assert "请填写撤销判罚的理由" in desk.refused(f"/cards/{entry.id}/undo", {"why": ""})
+    g.at(at(2, "12:10"))
+    page = desk.preview(f"/cards/{entry.id}/undo", {"why": "记错了人"})
+    text = text_of(page)
+    assert f"撤销判罚 #{entry.id}：饺子 的红牌（辱骂" in text and "会生成一篇【撤销判罚】通知草稿" in text
+    assert "警长：饺子" in text and "警长：警长" not in text
+    assert "一并撤销这张牌造成的事件" in text and "理由：记错了人" in text
+    assert g.rt.store.card(entry.id).standing  # the preview changed nothing
+    said = desk.confirm(page)
+    assert f"已撤销判罚 #{entry.id}：饺子 的红牌" in said and "通知草稿" in said
+    assert not g.rt.store.card(entry.id).standing
+    assert not g.state().is_out("饺子", g.clock.now()) and drawn != "饺子"
+    assert director.badge(g.rt, g.clock.now()).sheriff == "饺子"  # the draw is taken back too
+    ledger = html.unescape(desk.get("/cards"))
+    row = re.search(rf'<tr id="card-{entry.id}"[^>]*>(.*?)</tr>', ledger, re.S).group(1)
+    assert "已于" in row and "撤销：记错了人" in row and "<form" not in row
+    assert f"判罚 #{entry.id} 已于" in desk.refused(f"/cards/{entry.id}/undo", {"why": "再撤一次"})
+
+
 # ---------------------------------------------------------------- acceleration
 
 
