@@ -26,7 +26,7 @@ from engine.tally import TallyResult
 from forumbot.discuz import DiscuzClient, ReplyResult, ThreadCursor as ClientCursor
 from forumbot.clock import wait
 from forumbot.drafting import count_body, counts_only
-from forumbot.errors import ForumError, ForumRefused, ForumUnavailable
+from forumbot.errors import ForumError, ForumRefused, ForumUnavailable, ThreadNotFound
 from forumbot.game import ballots_for, count_day, current_state, state_for_day
 from forumbot.health import STATE, Health, storage_problem
 from forumbot.outbox import Draft, DraftKind, DraftState, Outbox, PublishOutcome, Refresh, hand_edited
@@ -301,7 +301,7 @@ class Agent:
         for tid in self.threads_to_poll(now):
             try:
                 self.poll_thread(tid, now, report)
-            except ForumUnavailable as exc:
+            except (ForumUnavailable, ThreadNotFound) as exc:  # a thread gone: the others are read
                 self._note(report, f"thread {tid}", exc)
 
     def threads_to_poll(self, now: datetime) -> list[int]:
