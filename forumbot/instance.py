@@ -13,8 +13,9 @@ not served) — for ``forumbot status``. The record is a fixed-size block rewrit
 (``pwrite`` over bytes already on disk), so it can still be updated when the disk is
 full, which is exactly when the director needs to read it.
 
-A future service running several games holds one ``InstanceLock`` per game (one file per
-database) and one of its own (any path): nothing here is specific to the agent.
+``forumbot serve`` holds one ``InstanceLock`` per game (role ``service``: a ``forumbot run``
+on such a game refuses and names the service) and one of its own in the games folder
+(a second ``serve`` on the folder refuses): nothing here is specific to the agent.
 """
 
 from __future__ import annotations
@@ -144,8 +145,10 @@ class InstanceLock:
                     holder = Holder.from_record(_read_record(fd), running=True)
                     os.close(fd)
                     since = f"，自 {_short(holder.since)} 起" if holder.since else ""
+                    who = "forumbot serve（服务，运行文件夹里的每局游戏）" if holder.role == "service" \
+                        else "forumbot 代理程序"
                     raise InstanceBusy(
-                        f"这局游戏已有一个 forumbot 代理程序在运行（{holder.who()}{since}），"
+                        f"这局游戏已有一个 {who}在运行（{holder.who()}{since}），"
                         f"同一局只能运行一个：锁文件 {path}。导演命令（status、approve 等）和导演台"
                         f"可照常使用；要换掉它，先停止那个进程（例如 kill {holder.pid or 'PID'}）",
                         holder,
