@@ -1,0 +1,135 @@
+"""``forumbot serve`` over real HTTP on the simulator: many games, one bot account.
+
+Two and then ten games publish at once through one login without a single flood-control
+refusal (the simulator counts them), their posts at least the forum's interval apart; a
+game whose config is broken or whose thread is gone says so (desk, status, /healthz)
+while the others go on; games come and go while the service runs."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from forumbot.outbox import DraftKind, DraftState
+from tests.forumbot.service_support import bot_times, gaps, served, wait_for
+
+
+def _published(s, kind=DraftKind.RUNNING_COUNT) -> bool:
+    for game in s.many.games:
+        rt = s.open(game.name)
+        try:
+            if not any(d.kind is kind for d in rt.outbox.drafts(DraftState.PUBLISHED)):
+                return False
+        finally:
+            rt.close()
+    return True
+
+
+@pytest.mark.parametrize("count", [2, 10])
+def test_service__games_publish_at_once_one_login_no_flood_refusal(tmp_path, count):
+    s = served(tmp_path, count).start(desk=False)
+    try:
+        wait_for(lambda: len(s.many.bot_posts()) >= count, timeout=90)
+        wait_for(lambda: _published(s), timeout=30)
+        assert s.errors == []
+        assert s.sim.data.flood_refusals == 0
+        assert s.many.login_posts() == 1
+        posts = s.many.bot_posts()
+        assert len(posts) == count  # one running count per game, each in its own thread
+        assert {p.tid for p in posts} == {g.tids["vote1"] for g in s.many.games}
+        assert min(gaps(bot_times(s.many))) >= s.sim.settings.floodctrl
+    finally:
+        s.stop()
+
+
+def test_service__broken_config_and_a_gone_thread_are_that_games_problem(tmp_path):
+    s = served(tmp_path, 3, names=["甲局", "乙局", "丙局"])
+    (s.folder / "乙局.toml").write_text("[game]\nruleset = \"s11\"\n", encoding="utf-8")
+    gone = s.game("丙局").tids["talk1"]
+    with s.sim.data.lock:
+        del s.sim.data.threads[gone]
+    s.start()
+    try:
+        wait_for(lambda: s.game("甲局").bot_posts(), timeout=60)
+        wait_for(lambda: (g := s.summary("丙局")) is not None and g.problems, timeout=60)
+        assert s.summary("甲局").state == "running" and not s.summary("甲局").problems
+        broken = s.summary("乙局")
+        assert broken.state == "error"
+        assert "[game].ruleset" in broken.detail[0] and "乙局.toml" in broken.detail[0]
+        gone_text = "；".join(s.summary("丙局").problems)
+        assert f"读帖子 {gone}" in gone_text and "论坛拒绝" in gone_text
+        # the game with the gone thread still reads its other threads and counts
+        wait_for(lambda: s.game("丙局").bot_posts(), timeout=60)
+        # the desk's list says it, in Chinese, for each game
+        page = s.get("/").text
+        assert "乙局" in page and "配置或数据库有误" in page and "论坛拒绝" in page
+        assert s.get("/g/乙局/").status_code == 503
+        assert "ruleset" in s.get("/g/乙局/").text  # the raw detail, for the operator
+        # /healthz: alive, and the two games in trouble named
+        health = s.get("/healthz")
+        assert health.status_code == 200
+        body = health.json()
+        assert body["alive"] is True and body["games_total"] == 3
+        assert set(body["trouble"]) == {"乙局", "丙局"}
+        assert body["games"]["甲局"]["trouble"] is False
+        # forumbot status --all (another process): one line each, exit 3 (a game needs a person)
+        done = s.cli("status", "--all", "--games", str(s.folder))
+        assert done.returncode == 3, done.stderr
+        lines = done.stdout.splitlines()
+        assert any(l.startswith("甲局  运行中") for l in lines), done.stdout
+        assert any(l.startswith("乙局  出错") for l in lines), done.stdout
+        assert any(l.startswith("丙局") and "论坛拒绝" in l for l in lines), done.stdout
+        as_json = json.loads(s.cli("status", "--all", "--json", "--games", str(s.folder)).stdout)
+        assert set(as_json["trouble"]) == {"乙局", "丙局"}
+        # fixing the config brings the game in without a restart
+        s.game("乙局").config.write_text(_config_for(s, "乙局"), encoding="utf-8")
+        wait_for(lambda: s.summary("乙局").state == "running", timeout=30)
+        wait_for(lambda: s.game("乙局").bot_posts(), timeout=60)
+        assert s.errors == []
+    finally:
+        s.stop()
+
+
+def _config_for(s, name: str) -> str:
+    """The game's good config (written aside, then read: the folder sees one change)."""
+    from forumbot.scenario import write_config
+    from tests.forumbot.service_support import AGENT
+
+    game = s.game(name)
+    path = s.folder / f".{name}.tmp"
+    write_config(path, game.world, s.sim.base_url, game.database, plan=game.plan, **AGENT)
+    text = path.read_text(encoding="utf-8")
+    path.unlink()
+    return text
+
+
+def test_service__games_added_and_removed_while_it_runs(tmp_path):
+    s = served(tmp_path, 3, names=["一", "二", "三"])
+    parked = tmp_path / "parked"
+    parked.mkdir()
+    shutil.move(str(s.folder / "三.toml"), parked / "三.toml")
+    s.start()
+    try:
+        wait_for(lambda: s.game("一").bot_posts() and s.game("二").bot_posts(), timeout=60)
+        assert s.summary("三") is None and not s.game("三").bot_posts()
+        # added: picked up at the next scan, counted, listed
+        shutil.move(str(parked / "三.toml"), s.folder / "三.toml")
+        wait_for(lambda: s.game("三").bot_posts(), timeout=60)
+        assert s.summary("三").state == "running"
+        # removed: no longer run or listed; its database stays and its lock is let go
+        (s.folder / "二.toml").unlink()
+        wait_for(lambda: s.summary("二") is None, timeout=30)
+        from forumbot.instance import lock_path, probe
+
+        assert probe(lock_path(s.game("二").database)).running is False
+        before = len(s.sim.requests)
+        wait_for(lambda: len(s.sim.requests) > before + 5, timeout=30)
+        tids = set(s.game("二").tids.values())
+        later = [r for r in s.sim.requests[before + 1:] if r.query.get("tid") and int(r.query["tid"]) in tids]
+        assert later == []
+        assert s.game("二").database.exists()
+        assert s.errors == []
+    finally:
+        s.stop()
