@@ -146,7 +146,7 @@ class GameState:
                 if not window.accelerated and number in self.moment().accelerated:
                     return replace(window, accelerated=True)
                 return window
-        known = ", ".join(str(d.number) for d in self.days) or "none"
+        known = "、".join(str(d.number) for d in self.days) or "无"
         raise StateError(f"没有第{number}日（已配置：{known}）")
 
     def void_reason(self, pid: int) -> str | None:

@@ -23,16 +23,18 @@ from typing import Callable
 from engine.activity import propose_cards
 from engine.state import DayWindow, GameState
 from engine.tally import TallyResult
+from forumbot.alarms import AlarmKind, AlarmWatch, moderation_text
 from forumbot.discuz import DiscuzClient, ReplyResult, ThreadCursor as ClientCursor
 from forumbot.clock import wait
 from forumbot.drafting import count_body, counts_only
-from forumbot.errors import ForumError, ForumRefused, ForumUnavailable, ThreadNotFound
+from forumbot.errors import ForumError, ForumRefused, ForumUnavailable, PostNotFound, ThreadNotFound
 from forumbot.game import ballots_for, count_day, current_state, state_for_day
 from forumbot.health import STATE, Health, storage_problem
-from forumbot.outbox import Draft, DraftKind, DraftState, Outbox, PublishOutcome, Refresh, hand_edited
+from forumbot.outbox import (Draft, DraftKind, DraftState, Outbox, PublishHow, PublishOutcome, Refresh,
+                             hand_edited)
 from forumbot.runtime import Runtime
 from forumbot.store.records import ThreadCursor
-from parsers.models import Post, TimePrecision
+from parsers.models import ContentNotice, Post, TimePrecision
 
 log = logging.getLogger("forumbot.agent")
 
@@ -43,6 +45,9 @@ GRACE_AFTER_DEADLINE = timedelta(hours=6)
 # How many pages (from the last, backwards) a marker lookup may read before concluding
 # an interrupted post never reached the forum.
 MARKER_SEARCH_PAGES = 10_000
+
+# Store meta key: when ``forumbot login`` last logged the bot in (and saved its session).
+OPERATOR_LOGIN = "operator_login"
 
 
 def tally_digest(tally: dict) -> str:
@@ -99,8 +104,8 @@ class ClientPublisher:
     def reply(self, tid: int, message: str, *, quote_pid: int | None = None) -> ReplyResult:
         return self.client.reply(tid, message, quote_pid=quote_pid)
 
-    def edit(self, tid: int, pid: int, message: str) -> None:
-        self.client.edit(tid, pid, message)
+    def edit(self, tid: int, pid: int, message: str) -> ReplyResult:
+        return self.client.edit(tid, pid, message)
 
     def find_marker(self, tid: int, marker: str) -> int | None:
         # Search back as far as it takes: the default (last 3 pages) misses a post that
@@ -146,6 +151,12 @@ class Agent:
         self._recovered = False
         # day → (day_basis, recheck_at) of the last time the day was decided (process_day)
         self._settled: dict[int, tuple[tuple, datetime]] = {}
+        self.watch = AlarmWatch(
+            rt.store, rt.outbox, username=rt.settings.bot.username, config=str(rt.config.path),
+            outage_after=timedelta(minutes=rt.settings.agent.outage_alarm_minutes))
+        # ``forumbot login`` (the operator fixed the account) leaves its time here; the
+        # client then takes the session it saved instead of trying the old password.
+        self._operator_login = rt.store.get_meta(OPERATOR_LOGIN)
 
     # ------------------------------------------------------------------ the loop
 
@@ -246,6 +257,10 @@ class Agent:
         return report
 
     def _pass(self, now: datetime, report: TickReport) -> None:
+        self.watch.begin()
+        requests_before = self.client.request_count
+        self.adopt_operator_login()
+        self._learn_generation()
         if self.rt.store.get_meta("read_source") is None:
             try:
                 self.choose_source()
@@ -268,7 +283,47 @@ class Agent:
                     raise  # the whole pass stops: see tick
                 log.exception("day %d: unexpected error", day.number)
                 report.errors.append(f"day {day.number}: {type(exc).__name__}: {exc}")
+        self.check_moderated(now, report)
         self.publish(now, report)
+        self._alarms(now, report, reached=self.client.request_count > requests_before
+                     and not report.unreachable)
+
+    # ------------------------------------------------------------------ alarms
+
+    def _learn_generation(self) -> None:
+        """Which Discuz the client found: kept in the store (the director's commands draft
+        posts too) for the links the bot's posts carry, and for the alarms' admin paths."""
+        generation = self.client.generation
+        if generation is None:
+            return
+        self.watch.generation = generation.value
+        if self.rt.store.get_meta("discuz") != generation.value:
+            from forumbot.render import use_generation
+
+            self.rt.store.set_meta("discuz", generation.value)
+            use_generation(self.rt.env, generation.value)
+
+    def _alarms(self, now: datetime, report: TickReport, *, reached: bool) -> None:
+        """Raise and clear the alarms for what this pass saw (``forumbot.alarms``)."""
+        self._learn_generation()
+        self.watch.finish(self.rt.clock.now(), reached=reached, login_blocked=self.client.login_blocked,
+                          logged_in=self.client.logged_in, began=now)
+
+    def adopt_operator_login(self) -> bool:
+        """After a failed login the client tries no more; ``forumbot login`` (run by the
+        operator with the fixed account) logs in and saves the session. Noticed here, each
+        pass: the client takes that session — no restart, and no login with a password
+        this process may still hold wrong."""
+        stamp = self.rt.store.get_meta(OPERATOR_LOGIN)
+        if not stamp or stamp == self._operator_login:
+            return False
+        self._operator_login = stamp
+        if self.client.adopt_saved_session():
+            log.info("the operator logged the bot in (forumbot login at %s): using that session", stamp)
+            return True
+        log.warning("forumbot login ran at %s, but no saved session with a login was found "
+                    "(is [bot].cookie_file set?); logging in is allowed again", stamp)
+        return False
 
     def _recover(self, now: datetime, report: TickReport) -> None:
         """At start: settle drafts a killed process left half-published, before anything
@@ -280,6 +335,7 @@ class Agent:
             self._note(report, "recover", exc)
 
     def _note(self, report: TickReport, what: str, exc: Exception) -> None:
+        self.watch.saw(exc)
         kind = "unavailable" if isinstance(exc, ForumUnavailable) else (
             "refused" if isinstance(exc, ForumRefused) else "error")
         report.unreachable = report.unreachable or isinstance(exc, ForumUnavailable)
@@ -577,6 +633,11 @@ class Agent:
                      if d.kind is DraftKind.RUNNING_COUNT and d.tid == tid and d.day == day and d.pid]
         return max(published, key=lambda d: (d.published_at or d.created_at, d.id)).pid if published else None
 
+    def _held_count(self, tid: int, day: int) -> Draft | None:
+        """The day's running count held for moderation in ``tid``, if any."""
+        return next((d for d in self.rt.outbox.drafts(DraftState.PENDING_MODERATION)
+                     if d.kind is DraftKind.RUNNING_COUNT and d.tid == tid and d.day == day), None)
+
     def render_at_publish(self, draft: Draft, now: datetime) -> Refresh | None:
         """A running count (or a 计票 answer) says what is true when it is posted: the
         tally saved by this pass and the time left now, not those of its drafting. After
@@ -586,6 +647,10 @@ class Agent:
         if draft.kind not in (DraftKind.RUNNING_COUNT, DraftKind.COUNT_REPLY) or draft.day is None:
             return None
         rt = self.rt
+        if draft.kind is DraftKind.RUNNING_COUNT and (held := self._held_count(draft.tid, draft.day)):
+            # The count post waits for a moderator: another post would be held too. The
+            # next count edits that one once it is released.
+            return Refresh(wait=f"计票帖 #{held.id} 正等待论坛审核：通过后再更新计票")
         edit_pid = self._count_post(draft.tid, draft.day) if draft.kind is DraftKind.RUNNING_COUNT \
             else draft.edit_pid
         if hand_edited(draft):
@@ -613,12 +678,58 @@ class Agent:
             rt.store.set_meta(f"running_count_tally:day{draft.day}", tally_digest(snapshot.data))
         return Refresh(body=body, edit_pid=edit_pid)
 
+    def check_moderated(self, now: datetime, report: TickReport) -> None:
+        """Posts the forum holds for moderation are never sent again: each pass looks
+        whether a moderator released them (by pid when the forum named it, else by the
+        marker, searching back no further than the thread stood when it was sent). A
+        released post is published; one still held keeps its alarm."""
+        outbox = self.rt.outbox
+        for draft in outbox.drafts(DraftState.PENDING_MODERATION):
+            try:
+                pid = self._released_pid(draft)
+            except ForumUnavailable as exc:
+                self._note(report, f"moderation check of #{draft.id}", exc)
+                return
+            except ForumError as exc:
+                self._note(report, f"moderation check of #{draft.id}", exc)
+                continue
+            if pid is None:
+                self.rt.store.raise_alarm(
+                    AlarmKind.MODERATION.value, f"moderation:{draft.id}",
+                    moderation_text(draft_id=draft.id, tid=draft.tid, kind=draft.kind.value,
+                                    generation=self.watch.generation),
+                    at=now, detail={"draft": draft.id, "tid": draft.tid, "pid": draft.pid})
+                continue
+            outbox.released(draft.id, pid, now=now)
+            self.rt.store.clear_alarm(f"moderation:{draft.id}", at=now, detail={"pid": pid})
+            log.info("outbox #%d: released by a moderator, published as pid %d", draft.id, pid)
+            report.published.append(PublishOutcome(draft.id, PublishHow.RELEASED, DraftState.PUBLISHED, pid=pid))
+
+    def _released_pid(self, draft: Draft) -> int | None:
+        if draft.pid is not None:
+            try:
+                post = self.client.find_post(draft.tid, draft.pid)
+            except PostNotFound:
+                return None  # still invisible (or deleted by the moderator)
+            if post.notice is ContentNotice.MODERATION_PENDING:
+                return None
+            return post.pid
+        since = self.rt.outbox.moderation(draft.id).get("since_pid")
+        found = self.client.find_post_by_marker(draft.tid, draft.marker, max_pages=MARKER_SEARCH_PAGES,
+                                                since_pid=since if isinstance(since, int) and since else None)
+        return found.pid if found is not None else None
+
     def publish(self, now: datetime, report: TickReport) -> None:
         try:
             outcomes = self.rt.outbox.publish_pending(self.publisher, now, render=self.render_at_publish)
         except ForumError as exc:
             self._note(report, "publish", exc)
             return
+        self.watch.published(outcomes)
+        waiting = [o for o in outcomes if o.how is PublishHow.WAITING]
+        outcomes = [o for o in outcomes if o.how is not PublishHow.WAITING]
+        for outcome in waiting:
+            log.debug("outbox #%d: waits (%s)", outcome.draft_id, outcome.error)
         for outcome in outcomes:
             log.info("outbox #%d: %s%s%s", outcome.draft_id, outcome.how.value,
                      f" as pid {outcome.pid}" if outcome.pid else
@@ -628,4 +739,4 @@ class Agent:
         report.published += outcomes
 
 
-__all__ = ["Agent", "ClientPublisher", "TickReport"]
+__all__ = ["Agent", "ClientPublisher", "OPERATOR_LOGIN", "TickReport"]

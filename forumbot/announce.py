@@ -42,7 +42,7 @@ from forumbot.views import (
 
 DONE = (DraftState.REJECTED, DraftState.SUPERSEDED)
 WAITING = (DraftState.DRAFT, DraftState.APPROVED, DraftState.FAILED)
-SENT = (DraftState.PUBLISHING, DraftState.PUBLISHED)
+SENT = (DraftState.PUBLISHING, DraftState.PENDING_MODERATION, DraftState.PUBLISHED)  # on the forum
 
 # How an out reads in an announcement (the cause only; 出局/身份死亡 is said beside it).
 WHY_SHORT = {

@@ -136,6 +136,9 @@ def main(argv: list[str] | None = None) -> int:
                              "(http://127.0.0.1:8765/); the game waits for you")
     parser.add_argument("--config", type=Path, default=EXAMPLE_CONFIG if EXAMPLE_CONFIG.exists() else None,
                         help="the game config to play (default: the project's config.toml)")
+    parser.add_argument("--discuz", choices=("x3", "7.2"), default="x3",
+                        help="the simulated forum's generation: Discuz! X3.5 (default) or 7.2, the seeds' own")
+    parser.add_argument("--gbk", action="store_true", help="serve the forum in GBK instead of UTF-8")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(name)s %(levelname)s %(message)s")
     started = time.monotonic()
@@ -163,9 +166,12 @@ def main(argv: list[str] | None = None) -> int:
         import os
 
         os.environ.setdefault("FORUMBOT_PASSWORD", PASSWORD)
-        game = setup_game(Path(tmp), config_source=args.config,
+        clock = SimClock(start=GAME_START - timedelta(minutes=20))
+        sim = Simulator(clock=clock, discuz=args.discuz, charset="gbk" if args.gbk else "utf-8")
+        game = setup_game(Path(tmp), clock=clock, sim=sim, config_source=args.config,
                           poll_interval_seconds=600, poll_jitter_seconds=60)
-        print(f"forumbot demo: a simulated Discuz! forum at {game.sim.base_url}", file=out)
+        name = "Discuz! 7.2" if args.discuz == "7.2" else "Discuz! X3.5"
+        print(f"forumbot demo: a simulated {name} forum ({sim.charset.upper()}) at {game.sim.base_url}", file=out)
         print(f"game: 8 players, 3 days, rule set simple14; bot account {BOT}", file=out)
         desk = None
         try:
@@ -203,8 +209,11 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"day {p.day} proposal #{p.id}: {p.player} {p.reason_code} ({p.color.value}?) {p.detail}",
                       file=out)
             tids = game.world.tids
-            print(f"\nRead the threads: {game.sim.base_url}forum.php?mod=forumdisplay&fid=1", file=out)
-            print(f"  voting day 2: {game.sim.base_url}forum.php?mod=viewthread&tid={tids['vote2']}", file=out)
+            base = game.sim.base_url
+            board, thread = (("forumdisplay.php?fid=2", "viewthread.php?tid=") if args.discuz == "7.2" else
+                             ("forum.php?mod=forumdisplay&fid=2", "forum.php?mod=viewthread&tid="))
+            print(f"\nRead the threads: {base}{board}", file=out)
+            print(f"  voting day 2: {base}{thread}{tids['vote2']}", file=out)
             print(f"{len(posts)} bot posts, {len(game.sim.requests)} requests to the forum, "
                   f"{time.monotonic() - started:.1f} s", file=out)
             keep_up(args.keep_serving, out)

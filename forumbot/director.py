@@ -11,7 +11,8 @@ The desk's calls, in one place:
   badge(rt, now), successor_candidates(rt, now)        the badge and who may take it
   draw_sheriff(rt, now)                                the recorded random draw (14人简易)
   redraft_final(rt, day, now)                          a corrected final count after a published one went stale
-  status(rt, now)                                      the game now, and what it waits for
+  status(rt, now)                                      the game now, what it waits for, the alarms
+  retry(rt, draft_id, now)                             send a failed draft again (looked up by its marker first)
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from engine.events import OutWhy
 from engine.reasons import describe_zh
 from engine.state import DayWindow, GameState, StateError
 from forumbot import announce
+from forumbot.alarms import recoveries, recovery_text
 from forumbot.drafting import card_notice_body, count_body, counts_only
 from forumbot.game import count_day, current_state, day_at, state_for_day
 from forumbot.gamelog import (  # the game log's calls are the director's too
@@ -51,6 +53,7 @@ from forumbot.gamelog import (  # the game log's calls are the director's too
 )
 from forumbot.outbox import Draft, DraftKind, DraftState
 from forumbot.runtime import Runtime
+from forumbot.store.alarms import Alarm
 from forumbot.store.records import CardColor
 from forumbot.views import CARD_NAMES, CardTotals, format_left
 
@@ -250,6 +253,12 @@ def reject(rt: Runtime, draft_id: int, why: str, now: datetime) -> Draft:
     return rt.outbox.reject(draft_id, DIRECTOR, why, now=now)
 
 
+def retry(rt: Runtime, draft_id: int, now: datetime) -> Draft:
+    """Send a failed draft again: approved once more, looked up by its marker before it is
+    sent (the desk's 重发 and ``forumbot retry``)."""
+    return rt.outbox.retry(draft_id, DIRECTOR, now=now)
+
+
 def waiting(rt: Runtime) -> list[Draft]:
     return rt.outbox.awaiting_approval()
 
@@ -285,6 +294,8 @@ class Status:
     waiting_for: tuple[str, ...] = ()  # what the game waits for from the director (Chinese)
     stale_published: tuple[str, ...] = ()  # published posts a later change made wrong
     ignored: tuple[str, ...] = ()  # events without effect, and why
+    alarms: tuple[Alarm, ...] = ()  # what the bot cannot fix itself, until it clears (forumbot.alarms)
+    recovered: tuple[str, ...] = ()  # outages over in the last hours: 「…恢复于 …」
 
     @property
     def voting_over(self) -> bool:
@@ -324,6 +335,8 @@ def status(rt: Runtime, now: datetime) -> Status:
                               if (text := rt.store.get_meta(f"stale_published:{d.id}"))),
         ignored=tuple(f"#{s.event.ref} {s.event.describe()}：{s.note}" for s in state.ignored
                       if s.event.ref is not None),
+        alarms=tuple(rt.store.alarms()),
+        recovered=tuple(recovery_text(a) for a in recoveries(rt.store, now)),
     )
 
 
@@ -395,7 +408,7 @@ __all__ = [
     "Status", "accelerate", "add_alias", "announcement_draft", "approve", "badge", "correct", "count_now",
     "describe_vote", "dismiss_proposal", "draw_sheriff", "enter", "give_card", "ledger", "list_events",
     "lose_identity", "preview", "preview_correct", "preview_retract", "put_out", "record_night",
-    "redraft_final", "reject", "restrict_voters", "retally", "retract", "reveal_idiot", "set_scapegoat",
+    "redraft_final", "reject", "restrict_voters", "retally", "retract", "retry", "reveal_idiot", "set_scapegoat",
     "set_sheriff", "settle_result", "status", "substitute", "successor_candidates", "void_post", "waiting",
 ]
 

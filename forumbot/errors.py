@@ -145,7 +145,7 @@ class LoginBlocked(NotLoggedIn):
     def __init__(self, cause: ForumRefused) -> None:
         super().__init__(
             f"not logging in again after a failed login ({cause.message}); fix the account "
-            "(password, captcha, security question), then restart the agent",
+            "(password, captcha, security question), then run forumbot login (or restart the agent)",
             key=cause.key, values=cause.values, response=cause.response,
         )
         self.cause = cause

@@ -140,7 +140,10 @@ def day_at(state: GameState, now: datetime) -> DayWindow | None:
     """The day being played at ``now``: the latest day that has started (its voting may
     be over: the night until the next day's start still belongs to it)."""
     started = [d for d in state.days if d.start <= now]
-    return max(started, key=lambda d: d.start) if started else None
+    if not started:
+        return None
+    # state.day() and not the raw window: it knows a day accelerated by an event.
+    return state.day(max(started, key=lambda d: d.start).number)
 
 
 def thread_roles(state: GameState) -> dict[int, str]:

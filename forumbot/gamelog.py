@@ -569,7 +569,7 @@ def impact(rt: Runtime, before: GameState, after: GameState, now: datetime, summ
             continue
         days.append(change)
         final = announce.final_draft(rt.outbox, window.number)
-        if final is not None:
+        if final is not None and not (final.state in announce.SENT and _shows(rt, window.number, new)):
             drafts.append(_draft_impact(final, f"第{window.number}日最终计票"))
     for window in after.days:
         draft = announce.standing(rt.outbox, "announcement", window.number)
@@ -587,6 +587,14 @@ def impact(rt: Runtime, before: GameState, after: GameState, now: datetime, summ
     badge_after = badge_status(after, rules, now).describe(now)
     return Impact(summary, tuple(warnings), tuple(days), tuple(drafts), tuple(effects),
                   badge_after if badge_after != badge_before else None)
+
+
+def _shows(rt: Runtime, day: int, tally: dict[str, Any]) -> bool:
+    """Whether the day's final count, as drafted (and so as published), shows ``tally``:
+    an undo that restores exactly what was published does not make the post wrong."""
+    from forumbot.agent import tally_digest  # the agent owns the digest of what a count shows
+
+    return rt.store.get_meta(f"final_count_tally:day{day}") == tally_digest(tally)
 
 
 def _draft_impact(draft: Draft, what: str) -> DraftImpact:
@@ -716,6 +724,12 @@ def _follow_up(rt: Runtime, event: Event, change: Impact, now: datetime, notices
     settled: list[str] = []
     for day in change.days:
         rt.store.save_tally(day.day, day.tally_after, at=now)
+        final = announce.final_draft(rt.outbox, day.day)
+        if (final is not None and rt.store.get_meta(f"stale_published:{final.id}")
+                and _shows(rt, day.day, day.tally_after)):
+            rt.store.set_meta(f"stale_published:{final.id}", "")  # right again
+            rt.store.audit("bot", "stale_published_cleared", {"draft": final.id, "day": day.day,
+                                                              "event": event.id}, at=now)
     for d in change.drafts:
         if d.published:
             rt.store.set_meta(f"stale_published:{d.draft.id}", d.what)
@@ -764,8 +778,7 @@ def settle_result(rt: Runtime, day: int, now: datetime) -> list[str]:
     except StateError:
         return []
     final = announce.final_draft(rt.outbox, day)
-    decided = final is not None and final.state in (DraftState.APPROVED, DraftState.PUBLISHING,
-                                                     DraftState.PUBLISHED)
+    decided = final is not None and final.state in (DraftState.APPROVED, *announce.SENT)
     events = rt.store.events()
     results = [e for e in events if e.day == day and _is_result(e)]
     standing = {e.id for e in live_events(events)}

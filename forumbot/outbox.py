@@ -3,9 +3,15 @@
 States::
 
     draft ──approve──▶ approved ──claim──▶ publishing ──▶ published
-      │                  │  ▲                  │
-      │                  │  └──retry── failed ◀┘ (the forum refused: nothing was stored)
+      │                  │  ▲                  │  │            ▲
+      │                  │  └──retry── failed ◀┘  │            │ released (a moderator)
+      │                  │   (the forum refused:  └──▶ pending_moderation
+      │                  │    nothing was stored)     (stored, held for a moderator)
       └──reject──────────┴──▶ rejected          (superseded: a newer running count won)
+
+A post the forum holds for moderation is on the forum already: it is never sent again.
+The agent looks each pass whether a moderator released it (``released``); the director
+may give up waiting (``reject``: it may still appear if a moderator releases it later).
 
 Exactly once. Each draft carries a marker (``forumbot.marker``) chosen and committed when
 the draft is created, and written into the message. Before a send, the draft is moved to
@@ -29,7 +35,7 @@ import random
 import threading
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 from typing import Any, Protocol
@@ -76,12 +82,16 @@ class DraftState(StrEnum):
     APPROVED = "approved"
     PUBLISHING = "publishing"
     PUBLISHED = "published"
+    PENDING_MODERATION = "pending_moderation"  # stored by the forum, held for a moderator
     FAILED = "failed"
     REJECTED = "rejected"
     SUPERSEDED = "superseded"
 
 
-OPEN_STATES = (DraftState.DRAFT, DraftState.APPROVED, DraftState.PUBLISHING, DraftState.FAILED)
+OPEN_STATES = (DraftState.DRAFT, DraftState.APPROVED, DraftState.PUBLISHING, DraftState.FAILED,
+               DraftState.PENDING_MODERATION)
+# Sent to the forum (or being sent): never sent again, never re-rendered.
+SENT_STATES = (DraftState.PUBLISHING, DraftState.PENDING_MODERATION, DraftState.PUBLISHED)
 
 
 class PublishHow(StrEnum):
@@ -91,6 +101,8 @@ class PublishHow(StrEnum):
     DEFERRED = "deferred"  # the forum refused for now (flood control, site closed…): later
     UNRESOLVED = "unresolved"  # may or may not be on the forum: looked up before any resend
     SUPERSEDED = "superseded"  # not sent: its renderer said it is no longer worth sending
+    WAITING = "waiting"  # not sent now: its renderer said to wait (e.g. for a moderator)
+    RELEASED = "released"  # a post held for moderation was released: now published
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,7 +120,7 @@ class Draft:
     state: DraftState
     approved_by: str | None
     approved_at: datetime | None
-    pid: int | None  # once published (None if the forum held it for moderation)
+    pid: int | None  # once published (when held for moderation: the pid if the forum named it)
     marker: str
     attempts: int
     last_error: str | None
@@ -142,6 +154,9 @@ class PublishOutcome:
     pid: int | None = None
     error: str | None = None
     moderated: bool = False  # the forum holds the post for a moderator
+    # The forum's refusal itself (FAILED / DEFERRED), for the alarms: its class says what
+    # kind of trouble it is (captcha, newbie period, thread closed…).
+    refusal: errors.ForumRefused | None = field(default=None, compare=False, repr=False)
 
 
 class Sent(Protocol):
@@ -161,6 +176,7 @@ class Refresh:
     body: str | None = None  # the body rendered now (None: as drafted)
     edit_pid: int | None = None  # the post to edit in place (None: a new post)
     drop: str | None = None  # a reason not to send it at all (it is superseded)
+    wait: str | None = None  # a reason not to send it yet (it stays approved, not tried)
 
 
 class Renderer(Protocol):
@@ -184,7 +200,9 @@ class Publisher(Protocol):
         """Post a reply: its pid, and whether the forum holds it for moderation."""
         ...
 
-    def edit(self, tid: int, pid: int, message: str) -> None: ...
+    def edit(self, tid: int, pid: int, message: str) -> Sent | None:
+        """Replace post ``pid``'s text; what the forum did (None: published as is)."""
+        ...
 
     def find_marker(self, tid: int, marker: str) -> int | None:
         """The pid of a bot post in ``tid`` containing ``marker``, or None."""
@@ -486,12 +504,34 @@ class Outbox:
             )
 
     def reject(self, draft_id: int, actor: str, why: str, *, now: datetime) -> Draft:
+        """Never publish this draft. A post held for moderation may be given up too (the
+        director stops waiting for it): it is on the forum's queue, so a moderator may
+        still release it; the bot no longer looks."""
         with self.store.write():
             return self._transition(
-                draft_id, (DraftState.DRAFT, DraftState.APPROVED, DraftState.FAILED),
+                draft_id, (DraftState.DRAFT, DraftState.APPROVED, DraftState.FAILED,
+                           DraftState.PENDING_MODERATION),
                 DraftState.REJECTED, actor=actor, now=now, detail={"why": why},
                 sets={"last_error": None},
             )
+
+    def released(self, draft_id: int, pid: int, *, now: datetime, actor: str = "bot") -> Draft:
+        """A post held for moderation is visible now (a moderator released it) as ``pid``."""
+        with self.store.write():
+            return self._transition(
+                draft_id, (DraftState.PENDING_MODERATION,), DraftState.PUBLISHED, actor=actor,
+                now=now, detail={"pid": pid, "released": True},
+                sets={"pid": pid, "published_at": iso(now), "last_error": None},
+            )
+
+    def moderation(self, draft_id: int) -> dict[str, Any]:
+        """What was recorded when the forum held ``draft_id`` for moderation: ``pid`` (None
+        when the forum did not name it), ``since_pid`` (every post of the thread the bot had
+        seen then: the held post's pid is above it) and ``at``."""
+        for entry in reversed(self.history(draft_id)):
+            if entry.to_state is DraftState.PENDING_MODERATION:
+                return {**entry.detail, "at": entry.at}
+        return {}
 
     def retry(self, draft_id: int, actor: str, *, now: datetime) -> Draft:
         """Send a failed draft again (it is looked up by its marker first)."""
@@ -582,6 +622,8 @@ class Outbox:
         # claim, so the record always holds the text that may be on the forum. The marker
         # chosen at draft time stays: it is how an interrupted send is found.
         refresh = render(draft, now) if render is not None else None
+        if refresh is not None and refresh.wait:
+            return PublishOutcome(draft.id, PublishHow.WAITING, draft.state, error=refresh.wait)
         # Claim: the state and the attempt are committed before anything is sent.
         with self.store.write():
             current = self.get(draft.id)
@@ -613,8 +655,10 @@ class Outbox:
             pid: int | None
             if claimed.edit_pid is not None:
                 try:
-                    publisher.edit(claimed.tid, claimed.edit_pid, claimed.message)
+                    edited = publisher.edit(claimed.tid, claimed.edit_pid, claimed.message)
                     pid = claimed.edit_pid
+                    # An edit in a moderated board is held again (edit_reply_mod_succeed).
+                    moderated = bool(getattr(edited, "moderated", False))
                 except _EDIT_REFUSALS as exc:
                     # Nothing was stored: post it new instead (and the next count edits that).
                     self._edit_refused(claimed, exc, now)
@@ -630,12 +674,27 @@ class Outbox:
             return PublishOutcome(claimed.id, PublishHow.UNRESOLVED, DraftState.PUBLISHING,
                                   error=_describe(exc))
         with self.store.write():
-            done = self._transition(
-                claimed.id, (DraftState.PUBLISHING,), DraftState.PUBLISHED, actor="bot",
-                now=now, detail={"pid": pid, "moderated": moderated},
-                sets={"pid": pid, "published_at": iso(now), "last_error": None},
-            )
+            if moderated:
+                # On the forum, invisible until a moderator releases it: never sent again.
+                done = self._transition(
+                    claimed.id, (DraftState.PUBLISHING,), DraftState.PENDING_MODERATION, actor="bot",
+                    now=now, detail={"pid": pid, "moderated": True,
+                                     "since_pid": self._last_seen_pid(claimed.tid)},
+                    sets={"pid": pid, "last_error": None},
+                )
+            else:
+                done = self._transition(
+                    claimed.id, (DraftState.PUBLISHING,), DraftState.PUBLISHED, actor="bot",
+                    now=now, detail={"pid": pid, "moderated": moderated},
+                    sets={"pid": pid, "published_at": iso(now), "last_error": None},
+                )
         return PublishOutcome(claimed.id, PublishHow.SENT, done.state, pid=pid, moderated=moderated)
+
+    def _last_seen_pid(self, tid: int) -> int:
+        """The newest pid of ``tid`` the bot has stored (0 if none): a post the forum stores
+        now gets a higher one, so a search for it can stop there."""
+        row = self.store._one("SELECT MAX(pid) AS pid FROM posts WHERE tid = ?", (tid,))
+        return int(row["pid"] or 0) if row else 0
 
     def _edit_refused(self, draft: Draft, exc: errors.ForumRefused, now: datetime) -> None:
         """Committed before the new post is sent: a kill in between leaves a draft that
@@ -659,7 +718,7 @@ class Outbox:
                 detail={"error": error}, sets={"last_error": error},
             )
         how = PublishHow.DEFERRED if transient else PublishHow.FAILED
-        return PublishOutcome(draft.id, how, to, error=error)
+        return PublishOutcome(draft.id, how, to, error=error, refusal=exc)
 
     def _note_error(self, draft_id: int, error: str, now: datetime) -> None:
         with self.store.write() as conn:
@@ -676,6 +735,7 @@ __all__ = [
     "DraftKind",
     "DraftState",
     "HistoryEntry",
+    "OPEN_STATES",
     "InvalidTransitionError",
     "Outbox",
     "OutboxError",
@@ -686,6 +746,7 @@ __all__ = [
     "PublisherBusyError",
     "Refresh",
     "Renderer",
+    "SENT_STATES",
     "Sent",
     "UnknownDraftError",
     "hand_edited",

@@ -50,6 +50,20 @@ def findpost(tid: int, pid: int, label: Any) -> BBCode:
     )
 
 
+def findpost_d72(tid: int, pid: int, label: Any) -> BBCode:
+    """The same link on Discuz! 7.2, which has no forum.php: ``redirect.php``."""
+    return BBCode(
+        f"[url=redirect.php?goto=findpost&pid={int(pid)}&ptid={int(tid)}]"
+        f"{bb_escape(label)}[/url]"
+    )
+
+
+def use_generation(env: jinja2.Environment, generation: str | None) -> None:
+    """Links in the bot's posts in the scheme of the forum's Discuz generation ("x3" or
+    "7.2"; None: X3, until the forum has been seen)."""
+    env.globals["findpost"] = findpost_d72 if generation == "7.2" else findpost
+
+
 def make_environment(template_dir: Path | None = None) -> jinja2.Environment:
     """Templates from ``template_dir`` first (the director's copies), then the defaults."""
     search = [str(p) for p in (template_dir, DEFAULT_TEMPLATE_DIR) if p is not None]

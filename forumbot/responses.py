@@ -404,7 +404,17 @@ def _classify_html_72(alert: str, inner: str, base: dict) -> ForumReply | None:
             ReplyKind.SUCCESS, ReplyFormat.HTML, key=key_for_text(msg) if msg else None,
             message=msg, values=values, forward_url=url, **base,
         )
+    if len(texts) > 1 and texts[0].startswith(_NOPERM_72):
+        # nopermission.htm: the reason decides. Every reason 7.2 gives is a language string
+        # of the table but one: a closed site's, which is the admin's own text.
+        reason = " ".join(t for t in texts[1:] if t)
+        key = key_for_text(reason) or "board_closed"
+        return ForumReply(ReplyKind.REFUSED, ReplyFormat.HTML, key=key,
+                          message=reason if key == "board_closed" else msg, **base)
     return _refused(msg, {}, ReplyFormat.HTML, base)
+
+
+_NOPERM_72 = "您无权进行当前操作"
 
 
 def _is_cc_page(text: str) -> bool:

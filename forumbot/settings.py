@@ -21,7 +21,7 @@ AGENT_KEYS = {
     "database", "poll_interval_seconds", "poll_jitter_seconds", "min_request_interval_seconds",
     "running_count_interval_minutes", "running_count_edit_in_place", "count_request_word",
     "count_request_interval_minutes", "count_request_max_age_minutes", "templates", "log_file",
-    "counts_only", "final_count_delay_minutes",
+    "counts_only", "final_count_delay_minutes", "outage_alarm_minutes",
 }
 FORBIDDEN = {"password", "passwd", "secret"}
 
@@ -53,6 +53,7 @@ class AgentSettings:
     log_file: Path | None = None
     counts_only: bool | None = None  # None: follow the rule set's visibility
     final_count_delay_minutes: float = 5.0
+    outage_alarm_minutes: float = 10.0  # the forum unreachable this long raises an alarm
 
 
 @dataclass(frozen=True)
@@ -167,6 +168,7 @@ class _Reader:
             log_file=self.path_value(table, "log_file", where),
             counts_only=self.flag(table, "counts_only", where, None),
             final_count_delay_minutes=self.number(table, "final_count_delay_minutes", where, 5.0),
+            outage_alarm_minutes=self.number(table, "outage_alarm_minutes", where, 10.0),
         )
 
     def policies(self, table: dict[str, Any]) -> dict[DraftKind, Policy]:

@@ -11,10 +11,12 @@ import json
 
 import click
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from forumbot.commands._common import config_option, friendly, runtime
 from forumbot import director as lib
+from forumbot.alarms import forum_words
 from forumbot.marker import strip_marker
 from forumbot.views import format_time
 
@@ -28,7 +30,8 @@ def _now(rt):
 KIND_ZH = {"running_count": "计票", "final_count": "最终计票", "announcement": "公示", "card_notice": "判罚通知",
            "count_reply": "计票回复", "acceleration_notice": "加速通知", "badge_notice": "警长通知"}
 STATE_ZH = {"draft": "待审批", "approved": "已批准，等待发出", "publishing": "发送中", "published": "已发布",
-            "failed": "发送失败", "rejected": "已驳回", "superseded": "已被取代"}
+            "pending_moderation": "等待论坛审核", "failed": "发送失败", "rejected": "已驳回",
+            "superseded": "已被取代"}
 FLAG_ZH = {"edit": "编辑", "zombie": "诈尸", "font": "字体", "evidence": "贴证", "target": "对象不明"}
 CARD_ZH = {"blue": "蓝牌", "yellow": "黄牌", "red": "红牌", "points": "扣分"}
 PROPOSAL_ZH = {"lurking_day": "潜水（单日）", "lurking_span": "潜水（连续三日）", "no_vote": "未投票",
@@ -89,10 +92,12 @@ def status(config_path: str, as_json: bool, every: bool, games_dir: str | None) 
                     "requests": [{"player": p, "pid": pid, "floor": f} for p, pid, f in s.acceleration.requests],
                     "needed": s.acceleration.needed, "enough": s.acceleration.enough,
                     "quorum": s.acceleration.quorum.value},
+                **_alarms_json(rt, s),
             }, ensure_ascii=False, indent=2))
             return
         for line in status_lines(rt.settings.agent.database):  # the agent, and what it cannot do
             click.echo(line)
+        _print_alarms(rt, s)
         if s.day is None:
             console.print("还没有任何一天开始。")
         else:
@@ -133,10 +138,38 @@ def status(config_path: str, as_json: bool, every: bool, games_dir: str | None) 
         for d in s.drafts_waiting:
             console.print(f"待审批：{_draft_line(d)} —— forumbot show {d.id}")
         for d in s.failed:
-            console.print(f"[red]发送失败[/red]：{_draft_line(d)}：{d.last_error}")
+            console.print(f"[red]发送失败[/red]：{_draft_line(d)}：{escape(forum_words(d.last_error))}"
+                          f" —— forumbot retry {d.id}")
         for p in s.proposals:
             console.print(f"判罚提议 #{p.id}：{p.player} {CARD_ZH.get(p.color.value, p.color.value)}"
                           f"（{PROPOSAL_ZH.get(p.reason_code, p.reason_code)}）{p.detail}")
+
+
+def _alarms_json(rt, s) -> dict:
+    from forumbot.attention import attention, minute_precision_note
+
+    return {
+        "alarms": [{"kind": a.kind, "key": a.key, "text": a.text, "raised_at": a.raised_at.isoformat(),
+                    "detail": a.detail} for a in s.alarms],
+        "recovered": list(s.recovered),
+        "attention": [{"key": a.key, "kind": a.kind.value, "summary": a.summary, "since": a.since.isoformat(),
+                       "detail": a.detail, "command": a.command} for a in attention(rt, s.now)],
+        "minute_precision": minute_precision_note(rt, s.now),
+    }
+
+
+def _print_alarms(rt, s) -> None:
+    """The alarms first: what the bot cannot fix itself, and who must do what."""
+    from forumbot.alarms import short_time
+    from forumbot.attention import minute_precision_note
+
+    for a in s.alarms:
+        console.print(f"[bold red]⚠ 警报[/bold red]（自 {short_time(a.raised_at)} 起）：{escape(a.text)}")
+    for line in s.recovered:
+        console.print(f"[green]✓ {escape(line)}[/green]")
+    note = minute_precision_note(rt, s.now)
+    if note:
+        console.print(f"[yellow]注意[/yellow]：{escape(note)}")
 
 
 @click.command("drafts")
@@ -148,13 +181,24 @@ def drafts(config_path: str, show_all: bool) -> None:
 
     Example: forumbot drafts --all
     """
+    from forumbot.outbox import DraftState
+
     with runtime(config_path) as rt:
+        for a in rt.store.alarms():  # a refusal behind the drafts below is said first
+            click.echo(f"⚠ 警报：{a.text}")
         items = rt.outbox.drafts() if show_all else lib.waiting(rt)
         if not items:
             click.echo("没有待审批的草稿。" if not show_all else "没有草稿。")
         for d in items:
             extra = f" pid {d.pid}" if d.pid else ""
+            if d.state is DraftState.FAILED:
+                extra += f"：{forum_words(d.last_error)} —— forumbot retry {d.id}"
             click.echo(_draft_line(d) + extra)
+        if not show_all:  # what else is stuck: refused by the forum, or held by a moderator
+            for d in rt.outbox.drafts(DraftState.FAILED, DraftState.PENDING_MODERATION):
+                extra = (f"：{forum_words(d.last_error)} —— forumbot retry {d.id}"
+                         if d.state is DraftState.FAILED else (f" pid {d.pid}" if d.pid else ""))
+                click.echo(_draft_line(d) + extra)
 
 
 @click.command("show")

@@ -189,7 +189,8 @@ def _accelerated(state: GameState, status: director.Status) -> bool:
 
 
 def _moderated(d: Draft) -> bool:
-    return d.state.value == "pending_moderation" or (d.state is DraftState.PUBLISHED and d.pid is None)
+    # Published without a pid: a held post recorded before the pending_moderation state.
+    return d.state is DraftState.PENDING_MODERATION or (d.state is DraftState.PUBLISHED and d.pid is None)
 
 
 # ---------------------------------------------------------------- the game now
@@ -312,7 +313,7 @@ class DraftView:
 
     @property
     def state_zh(self) -> str:
-        if self.draft.state is DraftState.PUBLISHED and self.draft.pid is None:
+        if _moderated(self.draft):
             return "已提交，论坛审核中"
         return state_zh(self.draft.state)
 

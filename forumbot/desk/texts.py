@@ -301,6 +301,8 @@ def audit_sentence(action: str, detail: Mapping[str, Any], ctx: LogContext) -> s
         return f"没有回复 {d.get('player')} 的计票请求（pid {d.get('pid')}）：距上一次回复太近"
     if action == "stale_published":
         return f"已发布的 {_draft_name(ctx, d.get('draft'))} 因事件 #{d.get('event')} 已不正确（不会改动它）"
+    if action == "stale_published_cleared":
+        return f"事件 #{d.get('event')} 之后，已发布的 {_draft_name(ctx, d.get('draft'))} 又与计票一致"
     if action == "evidence.exported":
         return f"导出第{d.get('day')}日的证据文件（文件位置和校验和见原始数据）"
     if action == "game.over":

@@ -203,6 +203,22 @@ class DiscuzClient:
         lock-out is still honoured without asking the forum."""
         self._login_blocked = None
 
+    def adopt_saved_session(self) -> bool:
+        """Take the session another process saved in the cookie file (``forumbot login``
+        after the operator fixed the account): the login block is lifted and the saved
+        jar replaces this one, without a login request. True when it holds a login."""
+        self._login_blocked = None
+        self._locked_until = None
+        store = self.transport.store
+        if store is None:
+            return self.logged_in
+        self.http.cookies.clear()
+        store.load(self.http.cookies)
+        self._logged_in = auth_cookie(self.http.cookies) is not None
+        self._formhash = None  # the new session's formhash is read with the next page
+        self.uid = None
+        return self._logged_in
+
     def dialect(self) -> Dialect:
         """The dialect for this forum, detected from its front page on first use."""
         if self._dialect is None:
@@ -478,20 +494,22 @@ class DiscuzClient:
 
         return self._with_second_chances(attempt, f"reply to thread {tid}")
 
-    def edit(self, tid: int, pid: int, message: str, *, fid: int | None = None) -> None:
-        """Replace the text of post ``pid`` (the bot's own) through the edit form."""
+    def edit(self, tid: int, pid: int, message: str, *, fid: int | None = None) -> ReplyResult:
+        """Replace the text of post ``pid`` (the bot's own) through the edit form. In a board
+        that moderates replies the edited post is held again (``moderated``)."""
         self._require_login()
 
-        def attempt() -> None:
+        def attempt() -> ReplyResult:
             submit = self.dialect().prepare_edit(self, tid, pid, fid, message)
             result = self._submit(submit)
             if result.kind is ReplyKind.SUCCESS:
-                return
+                return ReplyResult(pid=pid, moderated=result.moderated
+                                   or result.values.get("reply_mod") == "1")
             if result.kind is not ReplyKind.REFUSED:
                 raise UnexpectedPage(f"edit of pid {pid}: the forum answered a {result.kind} page")
             raise refusal_for(result)
 
-        self._with_second_chances(attempt, f"edit of pid {pid}")
+        return self._with_second_chances(attempt, f"edit of pid {pid}")
 
     def quote_for(self, tid: int, quote_pid: int) -> str:
         """The quote block the forum's reply form puts before a reply to ``quote_pid``."""
@@ -678,6 +696,16 @@ class DiscuzClient:
         if reply.kind is ReplyKind.REFUSED:
             raise refusal_for(reply)
         return FormPage(self.transport.text_of(response), str(response.request.url))
+
+    def reply_form(self, tid: int) -> FormPage:
+        """The reply form of ``tid``, read and never posted (``forumbot check``): a refusal
+        page raises its ForumRefused; whether it asks a captcha is :meth:`asks_captcha`."""
+        if tid not in self._fids:
+            self.fetch_page(tid, 1)
+        return self.form(self.dialect().reply_form_path(tid, self.fid_for(tid)))
+
+    def asks_captcha(self, form: FormPage) -> bool:
+        return self.dialect().has_captcha(form.text)
 
     def fid_for(self, tid: int) -> int | None:
         return self._fids.get(tid)

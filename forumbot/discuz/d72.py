@@ -81,6 +81,9 @@ class D72Dialect(Dialect):
     def findpost_path(self, tid: int, pid: int) -> str:
         return f"redirect.php?goto=findpost&pid={pid}&ptid={tid}"
 
+    def reply_form_path(self, tid: int, fid: int | None) -> str:
+        return f"post.php?action=reply{_fid(fid)}&tid={tid}"
+
     def prepare_reply(
         self, ctx: Context, tid: int, fid: int | None, message: str, quote_pid: int | None
     ) -> Submit:

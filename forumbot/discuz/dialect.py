@@ -100,6 +100,11 @@ class Dialect(ABC):
     @abstractmethod
     def findpost_path(self, tid: int, pid: int) -> str: ...
 
+    @abstractmethod
+    def reply_form_path(self, tid: int, fid: int | None) -> str:
+        """The full reply form of ``tid`` (read, never posted, by ``forumbot check``: it shows
+        a captcha, or refuses the bot, before anything is sent)."""
+
     # -------------------------------------------------------------- writing
 
     @abstractmethod

@@ -72,6 +72,10 @@ class X3Dialect(Dialect):
     def findpost_path(self, tid: int, pid: int) -> str:
         return f"forum.php?mod=redirect&goto=findpost&ptid={tid}&pid={pid}"
 
+    def reply_form_path(self, tid: int, fid: int | None) -> str:
+        fid_part = f"&fid={fid}" if fid else ""
+        return f"forum.php?mod=post&action=reply{fid_part}&tid={tid}"
+
     def prepare_reply(
         self, ctx: Context, tid: int, fid: int | None, message: str, quote_pid: int | None
     ) -> Submit:

@@ -1,5 +1,5 @@
 """The per-game SQLite store: posts and their versions, cursors, game events, snapshots,
-cards, the audit log and (via ``forumbot.outbox``) the outbox.
+cards, alarms, the audit log and (via ``forumbot.outbox``) the outbox.
 
     store = Store("game.db")          # creates or migrates the file
     store.record_posts(page.posts, seen_at=now)
@@ -7,6 +7,7 @@ cards, the audit log and (via ``forumbot.outbox``) the outbox.
 
 from __future__ import annotations
 
+from forumbot.store.alarms import Alarm, AlarmsMixin
 from forumbot.store.base import REDACTED, SecretKeyError, StoreBase, is_secret_key
 from forumbot.store.cards import CardsMixin, ProposalDecidedError, UnknownProposalError
 from forumbot.store.codec import NaiveDatetimeError
@@ -31,7 +32,7 @@ from forumbot.store.schema import SCHEMA_VERSION, SchemaTooNewError, migrate, sc
 from forumbot.store.state import StateMixin
 
 
-class Store(PostsMixin, StateMixin, CardsMixin, StoreBase):
+class Store(PostsMixin, StateMixin, CardsMixin, AlarmsMixin, StoreBase):
     """One game's store. Every time is an argument (``at``/``seen_at``/``now``)."""
 
     def __enter__(self) -> Store:
@@ -42,6 +43,7 @@ __all__ = [
     "REDACTED",
     "SCHEMA_VERSION",
     "Actor",
+    "Alarm",
     "AuditEntry",
     "CardColor",
     "CardEntry",

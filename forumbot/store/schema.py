@@ -213,6 +213,28 @@ def _v5_page_fetches(db: sqlite_utils.Database) -> None:
     db["page_fetches"].create_index(["tid", "id"])
 
 
+def _v6_alarms(db: sqlite_utils.Database) -> None:
+    """Alarms: refusals the bot cannot fix itself (captcha, moderation, a failed login, the
+    forum down…), kept until they clear. At most one active alarm per key (the partial
+    unique index); a cleared alarm stays as history (``cleared_at``)."""
+    db["alarms"].create(
+        {
+            "id": int,
+            "kind": str,
+            "key": str,
+            "text": str,
+            "raised_at": str,
+            "cleared_at": str,
+            "detail": str,
+            "updated_at": str,
+        },
+        pk="id",
+        not_null={"kind", "key", "text", "raised_at", "detail"},
+    )
+    db.execute("CREATE UNIQUE INDEX alarms_active_key ON alarms (key) WHERE cleared_at IS NULL")
+    db["alarms"].create_index(["cleared_at"])
+
+
 Migration = Callable[[sqlite_utils.Database], None]
 
 MIGRATIONS: tuple[Migration, ...] = (
@@ -221,6 +243,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     _v3_outbox,
     _v4_event_game_time,
     _v5_page_fetches,
+    _v6_alarms,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -246,10 +269,17 @@ def migrate(db: sqlite_utils.Database, *, target: int = SCHEMA_VERSION) -> int:
     if not 0 <= target <= SCHEMA_VERSION:
         raise ValueError(f"target schema version {target} outside 0..{SCHEMA_VERSION}")
     conn = db.conn
-    with db.atomic():
-        db["schema_version"].create(
-            {"version": int, "applied": str}, pk="version", if_not_exists=True
-        )
+    # Under BEGIN IMMEDIATE like every step: a deferred transaction that looks first and
+    # writes second gets SQLITE_BUSY at once (no busy wait) when another process opening
+    # the same new file took the write lock in between.
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        conn.execute("CREATE TABLE IF NOT EXISTS [schema_version] ([version] INTEGER PRIMARY KEY, [applied] TEXT)")
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
     while True:
         conn.execute("BEGIN IMMEDIATE")
         try:

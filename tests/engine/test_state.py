@@ -33,7 +33,7 @@ def test_state__out_from_the_moment():
     (lambda s: s.put_out("路人", None, ""), "“路人”不是玩家"),
     (lambda s: s.put_out("汤圆", None, "").put_out("汤圆", None, ""), "汤圆 已.*出局"),
     (lambda s: s.substitute("路人", "替补"), "“路人”不是任何座位的账号"),
-    (lambda s: s.day(9), r"没有第9日（已配置：1, 2）"),
+    (lambda s: s.day(9), r"没有第9日（已配置：1、2）"),
     (lambda s: s.substitute("饺子", "饺子"), "“饺子”就是玩家 饺子"),
     (lambda s: s.substitute("饺子", "ＢＡＯ子".replace("ＢＡＯ", "包")), "就是玩家 包子"),
     (lambda s: s.alias("包子", "饺子"), "“包子”就是玩家 包子 的名字"),

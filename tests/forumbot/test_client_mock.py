@@ -386,7 +386,7 @@ def test_client_mock__edit_posts_form_fields_with_new_message():
         .on("POST", "editsubmit=yes", "edit_post_submit_inajax")
     )
     client, _ = make_client(router, logged_in=True)
-    assert client.edit(2, 8, "投票对象：小笼包\n（已更正）", fid=3) is None
+    assert client.edit(2, 8, "投票对象：小笼包\n（已更正）", fid=3) == ReplyResult(pid=8, moderated=False)
     sent = form_of(router.posts()[0])
     assert sent["formhash"] == "ed10a8ff" and sent["pid"] == "8" and sent["tid"] == "2"
     assert sent["message"] == "投票对象：小笼包\n（已更正）" and sent["fid"] == "3"

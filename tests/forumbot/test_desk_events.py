@@ -583,7 +583,7 @@ def test_desk_events__a_post_held_for_moderation_is_said(game):
     forum = ModeratedForum()
     g.rt.outbox.publish_pending(forum, g.clock.now())
     forum.close()
-    assert g.rt.outbox.get(draft.id).state is DraftState.PUBLISHED and g.rt.outbox.get(draft.id).pid is None
+    assert g.rt.outbox.get(draft.id).state is DraftState.PENDING_MODERATION
     desk = Desk(g)
     assert "已提交，论坛审核中" in desk.get("/drafts")
     assert "1 篇帖子在论坛审核中（版主通过后才可见）" in desk.get("/")

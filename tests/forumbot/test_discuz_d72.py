@@ -277,7 +277,7 @@ def test_discuz_d72__expired_session_logs_in_again_once():
 def test_discuz_d72__edit_posts_the_edit_form_back():
     router = (Router72(D72).on("GET", "action=edit", 120).on("POST", "editsubmit=yes", 78))
     client, _ = make_client(router, logged_in=True)
-    assert client.edit(1, 2, "投票对象：汤圆\n投票理由：（已更正）", fid=3) is None
+    assert client.edit(1, 2, "投票对象：汤圆\n投票理由：（已更正）", fid=3).moderated is False
     assert router.paths() == ["GET post.php?action=edit&fid=3&tid=1&pid=2&page=1",
                               "POST post.php?action=edit&extra=&editsubmit=yes&mod="]
     form = read_form_values(D72, 120)

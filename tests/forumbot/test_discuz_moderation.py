@@ -71,8 +71,8 @@ def test_discuz_moderation__the_outbox_records_it_through_the_agents_publisher(t
         outbox = Outbox(store)
         draft = outbox.create_draft("count_reply", 2, "计票：包子 2 票，汤圆 1 票", now=T0)
         [outcome] = outbox.publish_pending(ClientPublisher(client_for(answering(MODERATED))), T0)
-        assert (outcome.pid, outcome.moderated) == (24, True)
-        assert outbox.history(draft.id)[-1].detail == {"pid": 24, "moderated": True}
+        assert (outcome.pid, outcome.moderated, outcome.state.value) == (24, True, "pending_moderation")
+        assert outbox.history(draft.id)[-1].detail == {"pid": 24, "moderated": True, "since_pid": 0}
 
 
 # ---------------------------------------------------------------- the marker lookup

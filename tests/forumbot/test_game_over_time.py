@@ -359,6 +359,23 @@ def test_correction_after_publication_is_reported_never_edited(simple14):
     assert "【更正·最终计票】第2日" in corrected.body
 
 
+def test_undo_that_restores_the_published_count_makes_it_right_again(simple14):
+    day2_votes_out(simple14, "月饼")
+    draft = simple14.final(2, at(2, "21:40"))
+    simple14.rt.outbox.approve(draft.id, "director", now=at(2, "21:41"))
+    with simple14.rt.store.write():  # as the outbox does after the forum took it
+        simple14.rt.store.db.conn.execute("UPDATE outbox SET state = 'published', pid = 777 WHERE id = ?",
+                                          (draft.id,))
+    gamelog.settle_result(simple14.rt, 2, at(2, "21:42"))
+    voided = simple14.enter(EventSpec("void", pid=simple14.tally(2)["votes"][0]["pid"], note="串号"),
+                            at(2, "22:00"))
+    assert director.status(simple14.rt, at(2, "22:01")).stale_published
+    preview = gamelog.preview_retract(simple14.rt, voided.event.id, at(2, "22:02"))
+    assert not [d for d in preview.drafts if d.published]  # the undo makes nothing wrong…
+    gamelog.retract(simple14.rt, voided.event.id, "判废错了", at(2, "22:03"))
+    assert not director.status(simple14.rt, at(2, "22:04")).stale_published  # …and the post is right again
+
+
 def test_result_follows_the_final_count_that_stands(simple14):
     """A correction that changes the approved (not yet published) count takes back the
     result recorded from it; approving the new count records the new result."""
@@ -432,3 +449,10 @@ def test_a_store_from_before_game_times_keeps_working(tmp_path):
         assert [e.game_at for e in rt.store.events()] == [None, None, None]
     finally:
         rt.close()
+
+
+def test_status_knows_a_day_accelerated_by_an_event(simple14):
+    simple14.enter(EventSpec("accelerated", day=2), at(2, "15:00"))
+    status = director.status(simple14.rt, at(2, "15:01"))
+    assert status.day is not None and status.day.number == 2 and status.day.accelerated
+    assert status.acceleration is None  # requests are no longer counted on an accelerated day

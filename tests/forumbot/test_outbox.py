@@ -252,7 +252,7 @@ def test_outbox__edit_in_place_edits_the_given_post(outbox: Outbox, forum: FakeF
     assert [c[0] for c in forum.calls] == ["edit"]
 
 
-def test_outbox__moderated_reply_is_published_without_pid(outbox: Outbox) -> None:
+def test_outbox__moderated_reply_without_pid_waits_for_a_moderator(outbox: Outbox) -> None:
     class Moderated(FakeForum):
         def reply(self, tid: int, message: str, *, quote_pid: int | None = None) -> ReplyResult:
             super().reply(tid, message, quote_pid=quote_pid)
@@ -261,8 +261,10 @@ def test_outbox__moderated_reply_is_published_without_pid(outbox: Outbox) -> Non
     forum = Moderated()
     draft = outbox.create_draft("count_reply", 12, COUNT, now=T0, quote_pid=150)
     [outcome] = outbox.publish_pending(forum, T0)
-    assert (outcome.state, outcome.pid, outcome.moderated) == (DraftState.PUBLISHED, None, True)
-    assert outbox.history(draft.id)[-1].detail == {"moderated": True, "pid": None}
+    # Issue 10 #3: held, not published — and never sent again.
+    assert (outcome.state, outcome.pid, outcome.moderated) == (DraftState.PENDING_MODERATION, None, True)
+    assert outbox.history(draft.id)[-1].detail == {"moderated": True, "pid": None, "since_pid": 0}
+    assert outbox.publish_pending(forum, T0) == [] and len(forum.calls) == 1
 
 
 def test_outbox__moderated_reply_with_pid_is_recorded_as_moderated(outbox: Outbox) -> None:
@@ -275,7 +277,8 @@ def test_outbox__moderated_reply_with_pid_is_recorded_as_moderated(outbox: Outbo
     draft = outbox.create_draft("count_reply", 12, COUNT, now=T0, quote_pid=150)
     [outcome] = outbox.publish_pending(forum, T0)
     assert outcome.moderated and outcome.pid is not None
-    assert outbox.history(draft.id)[-1].detail == {"moderated": True, "pid": outcome.pid}
+    assert outcome.state is DraftState.PENDING_MODERATION
+    assert outbox.history(draft.id)[-1].detail == {"moderated": True, "pid": outcome.pid, "since_pid": 0}
 
 
 def test_outbox__every_transition_is_audited(outbox: Outbox, forum: FakeForum) -> None:

@@ -154,11 +154,11 @@ def _mount_tmpfs(where: Path, size: str) -> bool:
 
 def _fill_up(folder: Path) -> Path:
     filler = folder / "filler"
-    with open(filler, "wb") as fh:
+    # Unbuffered: a buffered file would raise ENOSPC again when it is closed.
+    with open(filler, "wb", buffering=0) as fh:
         try:
             while True:
                 fh.write(b"\0" * 65536)
-                fh.flush()
         except OSError:
             pass
     return filler

@@ -468,7 +468,8 @@ def login_page(ctx: Ctx, captcha: bool) -> str:
 
 def post_form(ctx: Ctx, board: Board, thread: Thread, *, action: str, message: str = "",
               hidden: dict[str, str] | None = None, captcha: bool = False, page_no: int = 1,
-              pid: int | None = None) -> str:
+              pid: int | None = None,
+              limits: tuple[int, int] | None = None) -> str:
     """post.htm (``form#postform``) for ``action=reply`` (with the quote already in the
     textarea when ``repquote``) or ``action=edit``."""
     fields = {"formhash": ctx.formhash, "posttime": str(int(ctx.now.timestamp())),
@@ -488,8 +489,13 @@ def post_form(ctx: Ctx, board: Board, thread: Thread, *, action: str, message: s
                        for k, v in fields.items())
     seccheck = (f'<div class="seccheck">{seccheck_html("post")}</div>\n'
                 if captcha and action != "edit" else "")
+    # post_editor.htm / post.htm: the editor's length check, as the captures show it
+    # (postminchars = the forum's minpostsize, in bytes).
+    script = ("<script type=\"text/javascript\">\nvar postminchars = parseInt('%d');\n"
+              "var postmaxchars = parseInt('%d');\nvar disablepostctrl = parseInt('0');\n</script>\n"
+              % limits) if limits else ""
     body = f"""<div id="wrap" class="wrap s_clear"><div class="main"><div class="content editorcontent">
-<form method="post" id="postform" action="{url}">
+{script}<form method="post" id="postform" action="{url}">
 {inputs}
 <div class="s_clear" id="editorbox">
 <h3 class="float_ctrl"><em id="returnmessage">{submit[1]}</em></h3>

@@ -298,7 +298,9 @@ class D72Routes(D72PmRoutes):
                       "noticeauthormsg": excerpt_d72(quoted.message, self.charset)}
         return self.html(render.post_form(self.ctx(visit), self.data.boards[thread.fid], thread,
                                           action="reply", message=text, hidden=hidden,
-                                          captcha=self.data.settings.captcha_post))
+                                          captcha=self.data.settings.captcha_post,
+                                          limits=(self.data.settings.minpostsize,
+                                                  self.data.settings.maxpostsize)))
 
     def edit(self, req: Request, visit: Visit, thread: Thread) -> Response:
         s = self.data.settings

@@ -523,7 +523,8 @@ def login_page(ctx: Ctx, loginhash: str, captcha: bool) -> str:
 
 def post_form(ctx: Ctx, board: Board, thread: Thread, *, action: str, message: str = "",
               hidden: dict[str, str] | None = None, captcha: bool = False,
-              page_no: int = 1, pid: int | None = None) -> str:
+              page_no: int = 1, pid: int | None = None,
+              limits: tuple[int, int] | None = None) -> str:
     """The full editor form (#postform) for ``action=reply`` or ``action=edit``."""
     fields = {"formhash": ctx.formhash, "posttime": str(int(ctx.now.timestamp())),
               "wysiwyg": "0"}
@@ -544,8 +545,13 @@ def post_form(ctx: Ctx, board: Board, thread: Thread, *, action: str, message: s
     if captcha:
         seccheck = ("<div id=\"seccheck\"><script type=\"text/javascript\" reload=\"1\">"
                     "updateseccode('cSIMP', '<sec> <sec> <sec>', 'forum::post');</script></div>")
+    # post_editor.htm / post.htm: the editor's length check, as the captures show it
+    # (postminchars = the forum's minpostsize, in bytes).
+    script = ("<script type=\"text/javascript\">\nvar postminchars = parseInt('%d');\n"
+              "var postmaxchars = parseInt('%d');\nvar disablepostctrl = parseInt('0');\n</script>\n"
+              % limits) if limits else ""
     body = f"""<div id="pt" class="bm cl"><a href="forum.php?mod=forumdisplay&amp;fid={board.fid}">{_esc(board.name)}</a> <em>&rsaquo;</em> <a href="forum.php?mod=viewthread&amp;tid={thread.tid}">{_esc(thread.subject)}</a></div>
-<form method="post" autocomplete="off" id="postform" action="{url}">
+{script}<form method="post" autocomplete="off" id="postform" action="{url}">
 <div id="ct" class="ct2_a ct2_a_r wp cl">
 {inputs}
 <div class="pbt cl"><input type="text" name="subject" id="subject" class="px" value="" /></div>

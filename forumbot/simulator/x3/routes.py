@@ -157,8 +157,10 @@ class X3Routes(X3PmRoutes):
                       "noticeauthormsg": quoted.message[:100] if trim else "",
                       "reppid": str(qpid), "reppost": str(qpid)}
         board = self.data.boards[thread.fid]
+        settings = self.data.settings
         return self.html(render.post_form(self.ctx(visit), board, thread, action="reply",
-                                          hidden=hidden, captcha=self.data.settings.captcha_post))
+                                          hidden=hidden, captcha=settings.captcha_post,
+                                          limits=(settings.minpostsize, settings.maxpostsize)))
 
     def check_form_access(self, visit: Visit, thread: Thread | None) -> Outcome | None:
         if visit.viewer is None:

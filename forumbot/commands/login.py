@@ -1,0 +1,68 @@
+"""``forumbot login``: log the bot in once, now, after the operator fixed the account."""
+
+from __future__ import annotations
+
+import secrets
+from datetime import timedelta
+
+import click
+
+from forumbot.commands._common import config_option, friendly, runtime
+
+
+@click.command("login")
+@config_option
+@friendly
+def login(config_path: str) -> None:
+    """Log the bot in now — one attempt, with the current password (FORUMBOT_PASSWORD or
+    [bot].password_file) — and save the session. After a failed login the agent does not
+    try again by itself (Discuz locks every account behind the IP out after five wrong
+    passwords): fix the password (or the captcha, the security question), then run this.
+    A running agent takes the saved session on its next pass; no restart needed.
+
+    Example: FORUMBOT_PASSWORD=… forumbot login --config game.toml
+    """
+    from forumbot.agent import OPERATOR_LOGIN
+    from forumbot.alarms import LOGIN_KEY, AlarmKind, clear_login, raise_login
+    from forumbot.errors import ForumRefused, ForumUnavailable
+    from forumbot.preflight import password_problem
+    from forumbot.runtime import make_client
+    from forumbot.secrets import SecretError
+
+    with runtime(config_path) as rt:
+        locked = rt.store.alarm(LOGIN_KEY)
+        if locked is not None and locked.kind == AlarmKind.LOGIN_LOCKED.value:
+            until = locked.raised_at + timedelta(minutes=15)
+            if rt.clock.now() < until:  # each try now would only extend the forum's lock
+                raise click.ClickException(f"论坛对本机的登录锁定到 {until:%H:%M} 左右才解除：请到时再运行 forumbot login"
+                                           "（提前试只会让锁定延长）")
+        client = make_client(rt)
+        client.http.cookies.clear()  # a real login with the current password, not the saved session
+        username = rt.settings.bot.username
+        try:
+            uid = client.login()
+        except SecretError as exc:
+            raise click.ClickException(password_problem(exc, rt)) from None
+        except ForumUnavailable as exc:
+            raise click.ClickException(f"论坛无法访问（{exc.cause_name}）：{client.base_url}，请稍后再试") from None
+        except ForumRefused as exc:
+            now = rt.clock.now()
+            alarm = raise_login(rt.store, exc, now, username=username, config=str(rt.config.path),
+                                generation=client.generation.value if client.generation else None)
+            rt.store.audit("operator", "login.failed", {"username": username, "forum": exc.message}, at=now)
+            raise click.ClickException(f"登录失败。{alarm.text}") from None
+        now = rt.clock.now()
+        cookie_file = rt.settings.bot.cookie_file
+        with rt.store.write():
+            clear_login(rt.store, now, actor="operator")
+            rt.store.set_meta(OPERATOR_LOGIN, f"{now.isoformat()} {secrets.token_hex(3)}")
+            rt.store.audit("operator", "login", {"username": username, "uid": uid}, at=now)
+        click.echo(f"已登录：机器人账号“{username}”（uid {uid}）。")
+        if cookie_file is not None and cookie_file.exists():
+            click.echo(f"会话已保存到 {cookie_file}；运行中的机器人会在下一轮改用这个登录，不用重启。")
+        else:
+            click.echo("配置里没有 [bot].cookie_file（或无法写入），会话没有保存：运行中的机器人下一轮会用它自己"
+                       "拿到的密码再登录一次；若它的密码也是旧的，请重启它（forumbot run）。")
+
+
+commands = [login]
