@@ -241,7 +241,8 @@ def status_lines(database: str | Path) -> list[str]:
         last = f"，上一轮在 {_short(holder.beat)}" if holder.beat else ""
         return [f"代理程序：未在运行{last}（forumbot run 启动后才会读帖、计票、发帖）"]
     beat = f"，最后一轮 {_short(holder.beat)}" if holder.beat else "，正在进行第一轮"
-    lines = [f"代理程序：运行中（{holder.who()}，自 {_short(holder.since)} 起{beat}）"]
+    by = "由 forumbot serve " if holder.role == "service" else ""
+    lines = [f"代理程序：{by}运行中（{holder.who()}，自 {_short(holder.since)} 起{beat}）"]
     for problem in holder.problems.values():
         lines.append(f"⚠ {problem.get('message', '')}（自 {_short(problem.get('since'))} 起）")
     desk = holder.desk or {}

@@ -80,7 +80,10 @@ class Session:
         self.opened_by = game
         self.flood_seconds = flood_seconds
         self.intervals: dict[str, float] = {}  # game → its min_request_interval_seconds
-        self.last_write: float | None = None  # client clock seconds of the last reply or PM
+        # Client clock seconds of the last reply or PM. A session opens as if it had just
+        # posted: the process may have been restarted right after a post (killed, or a
+        # crash), and the forum's clock for the account does not restart with it.
+        self.last_write: float | None = self._now_seconds()
         self.writes: list[float] = []  # every reply/PM attempt's time (the bench reads them)
         self.down_since: datetime | None = None
         self.down_until: datetime | None = None
@@ -104,8 +107,10 @@ class Session:
         differs = [k for k in ("cookie_file", "password_file", "user_agent", "question_id", "password_md5")
                    if getattr(bot, k) != getattr(self.bot, k)]
         if differs and game != self.opened_by:
-            log.info("[bot] %s differ from game %s's; the shared session of %s keeps game %s's",
-                     ", ".join(differs), self.opened_by, self.key, self.opened_by)
+            log.warning("[bot] %s differ from game %s's; the shared session of %s keeps game %s's "
+                        "(give every game of one account the same [bot] settings: forumbot login saves "
+                        "the session to the game's cookie_file)", ", ".join(differs), self.opened_by,
+                        self.key, self.opened_by)
         self.intervals[game] = rt.settings.agent.min_request_interval_seconds
         self._set_interval()
 

@@ -150,11 +150,7 @@ def pick(now: datetime, plans: dict[str, GamePlan], sessions: dict[Hashable, Ses
             continue
         session = sessions.get(plan.session, SessionState(0.0))
         if not session.available:
-            # The forum is down: only a pass that sends nothing (what the director
-            # approved waits; drafts are kept current).
-            if plan.changed:
-                candidates.append(_Candidate(IDLE_PASS, False, now, plan.served, plan.name, None, "changed"))
-            continue
+            continue  # the forum is down: nothing until its probe is due (Session.mark_down)
         waits = not session.ready
         if not plan.started:
             candidates.append(_Candidate(DUE, waits, now, plan.served, plan.name, None, "start"))

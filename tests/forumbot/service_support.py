@@ -17,6 +17,7 @@ from typing import Callable
 import httpx
 
 from forumbot.clock import AcceleratedClock
+from forumbot.harness import HarnessSimulator
 from forumbot.harness.many import ManyGames, build_games, write_games
 from forumbot.runtime import CLOCK_ENV, clock_to_env, open_runtime
 from forumbot.scenario import BOT, GAME_START, PASSWORD
@@ -109,7 +110,7 @@ def served(tmp: Path, count: int, *, votes: int = 3, deadline: timedelta = timed
     """``count`` games on one simulator, day 1 begun ``elapsed`` ago with its deadline
     ``deadline`` after its start; each game's first ``votes`` players have voted."""
     clock = AcceleratedClock(origin=GAME_START + elapsed, factor=factor)
-    sim = Simulator(clock=clock)
+    sim = HarnessSimulator(clock=clock, bot_name=BOT)  # on_bot_post: the crash test's window
     many = build_games(sim, count, start=GAME_START, deadline=GAME_START + deadline, posts=posts, seed=seed,
                        names=names)
     for game in many.games:
