@@ -386,8 +386,9 @@ class Agent:
                                first_page=saved.last_page if saved else 1, last_page=cursor.last_page,
                                total_pages=cursor.total_pages, pids=[p.pid for p in posts], result=result,
                                started_at=began, ended_at=self.rt.clock.now())
-        store.save_cursor(ThreadCursor(cursor.tid, cursor.last_page, cursor.last_pid,
-                                       cursor.total_pages, cursor.ppp, now))
+            # In the same transaction: one commit (one fsync) per read, not two.
+            store.save_cursor(ThreadCursor(cursor.tid, cursor.last_page, cursor.last_pid,
+                                           cursor.total_pages, cursor.ppp, now))
         report.new_posts += len(result.new)
         report.edited_posts += len(result.edited)
         if result.new or result.edited:
