@@ -245,12 +245,14 @@ def _local(target: str | None, default: str) -> str:
 
 def _row(g, now: datetime) -> dict[str, Any]:
     from forumbot.desk.texts import clean
+    from forumbot.views import format_left
 
     state = {"running": "运行中", "finished": "已结束", "error": "出错", "busy": "由其他进程运行",
              "stopped": "未运行", "starting": "启动中"}.get(g.state, g.state)
     return {"name": g.name, "state": state, "css": "error" if g.trouble else "", "summary": g,
             "problems": [clean(p) for p in g.problems], "alarms": [clean(a) for a in g.alarms],
             "deadline": hm(g.deadline) if g.deadline else "—", "last_pass": hm(g.last_pass) if g.last_pass else "—",
+            "left": format_left(g.deadline - now) if g.deadline and not g.over else None,
             "open": g.state in ServiceDesk.OPEN_STATES}
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Collection
 
-from engine.state import DayWindow
+from engine.state import DayWindow, GameState
 from forumbot.agent import Agent, TickReport
 from forumbot.outbox import Draft, Refresh
 
@@ -38,12 +38,12 @@ class ServiceAgent(Agent):
         tids = super().threads_to_poll(now)
         return tids if self.due is None else [t for t in tids if t in self.due]
 
-    def active_threads(self, now: datetime) -> dict[int, tuple[str, DayWindow]]:
+    def active_threads(self, now: datetime, state: GameState | None = None) -> dict[int, tuple[str, DayWindow]]:
         """Every thread of the active days: its role and the (latest) day it belongs to."""
         from forumbot.game import current_state
 
         threads: dict[int, tuple[str, DayWindow]] = {}
-        for day in self.active_days(current_state(self.rt.config, self.rt.store), now):
+        for day in self.active_days(state or current_state(self.rt.config, self.rt.store), now):
             for tid, role in day.threads().items():
                 if tid not in threads or role == "vote":
                     threads[tid] = (role, day)

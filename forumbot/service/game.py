@@ -21,7 +21,9 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from pathlib import Path
 
+from engine.state import GameState
 from forumbot.agent import TickReport
+from forumbot.game import current_state
 from forumbot.clock import Clock
 from forumbot.health import Health
 from forumbot.instance import InstanceBusy, InstanceLock, lock_path
@@ -41,6 +43,9 @@ CRASH_MAX = 600.0
 # SQLite's page cache per connection (KiB): the default 2 MB each adds up over fifty
 # games; a pass touches a few hundred rows.
 CACHE_KIB = 512
+# An idle game's line on the list is computed afresh at least this often (the alarms and
+# drafts another process may have changed are noticed sooner: ``notice_changes``).
+SUMMARY_EVERY = timedelta(minutes=5)
 
 
 class GameSlot:
@@ -61,6 +66,7 @@ class GameSlot:
         self.last_report: TickReport | None = None
         self.pass_errors: tuple[str, ...] = ()
         self._data_version: int | None = None
+        self._summarized_at: datetime | None = None
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -182,24 +188,35 @@ class GameSlot:
         plan.not_before = None
         self.last_report = report
         now = rt.clock.now()
-        self.update_plan(started, polled=job.threads, before=before, report=report)
-        self.pass_errors = tuple(error_zh(e) for e in report.errors)
-        if report.errors:
-            agent.health.fail(PASS_PROBLEM, "上一轮：" + "；".join(self.pass_errors[:3]),
-                              "; ".join(report.errors[:3]), now=now)
+        state = current_state(rt.config, rt.store)
+        crossing = plan.crossing
+        self.update_plan(started, polled=job.threads, before=before, report=report, state=state)
+        errors = tuple(error_zh(e) for e in report.errors)
+        # What the game list shows changes with what the pass did (or a moment passed):
+        # an idle pass only moves its "last pass" (the list costs nothing then).
+        eventful = bool(report.new_posts or report.edited_posts or report.drafts or report.published
+                        or errors or self.pass_errors or plan.crossing != crossing)
+        self.pass_errors = errors
+        if errors:
+            agent.health.fail(PASS_PROBLEM, "上一轮：" + "；".join(errors[:3]), "; ".join(report.errors[:3]), now=now)
         else:
             agent.health.ok(PASS_PROBLEM, now=now)
         self._data_version = self._version()
-        self.check_finished(now)
-        self._summarize()
+        if eventful or self._summarized_at is None or now >= self._summarized_at + SUMMARY_EVERY:
+            self.check_finished(now, state)
+            self._summarize(state)
+        else:
+            self.summary = replace(self.summary, last_pass=plan.last_pass)
         return report
 
-    def update_plan(self, now: datetime, *, polled, before: dict, report: TickReport | None = None) -> None:
+    def update_plan(self, now: datetime, *, polled, before: dict, report: TickReport | None = None,
+                    state: GameState | None = None) -> None:
         """What the scheduler knows after a pass: the active threads (the voting thread of
         a day in its last hour is hot), what each read found, the next moment."""
         assert self.agent is not None and self.rt is not None and self.plan is not None
         plan, store = self.plan, self.rt.store
-        active = self.agent.active_threads(now)
+        state = state or current_state(self.rt.config, store)
+        active = self.agent.active_threads(now, state)
         settle = timedelta(minutes=self.rt.settings.agent.final_count_delay_minutes)
         threads: dict[int, ThreadState] = {}
         for tid, (role, day) in active.items():
@@ -221,27 +238,24 @@ class GameSlot:
         plan.last_pass = now if report is not None else plan.last_pass
         plan.changed = False
         plan.waiting_write = bool(report is not None and self.agent.held_for_flood)
-        plan.crossing = self._next_crossing(now)
+        plan.crossing = self._next_crossing(now, state)
 
-    def _next_crossing(self, now: datetime) -> datetime | None:
-        from forumbot.game import current_state
-
+    def _next_crossing(self, now: datetime, state: GameState) -> datetime | None:
         assert self.rt is not None
         settle = timedelta(minutes=self.rt.settings.agent.final_count_delay_minutes)
         moments = []
-        for day in current_state(self.rt.config, self.rt.store).days:
+        for day in state.days:
             moments += [day.start, day.deadline, day.deadline + settle]
         later = [m for m in moments if m > now]
         return min(later) if later else None
 
-    def check_finished(self, now: datetime) -> None:
+    def check_finished(self, now: datetime, state: GameState | None = None) -> None:
         """Over (the director said so, or the last configured day's final count is out)
         and nothing approved left to send: no more passes; the game stays listed."""
         from forumbot.desk.ending import game_over
-        from forumbot.game import current_state
 
         assert self.rt is not None
-        over = game_over(self.rt, current_state(self.rt.config, self.rt.store))
+        over = game_over(self.rt, state or current_state(self.rt.config, self.rt.store))
         sending = self.rt.outbox.drafts(DraftState.APPROVED, DraftState.PUBLISHING)
         if over is not None and not sending:
             if self.state != "finished":
@@ -277,7 +291,7 @@ class GameSlot:
 
     # ------------------------------------------------------------------ what the list shows
 
-    def _summarize(self) -> None:
+    def _summarize(self, state: GameState | None = None) -> None:
         """The game's line on the list (computed here, in the scheduler's thread: the desk
         only reads it)."""
         base = GameSummary(self.name, str(self.file.path), self.state)
@@ -286,8 +300,10 @@ class GameSlot:
         if self.rt is None:
             self.summary = base
             return
+        now = self.rt.clock.now()
+        self._summarized_at = now
         try:
-            found = facts(self.rt, self.rt.clock.now())
+            found = facts(self.rt, now, state)
         except Exception as exc:  # noqa: BLE001 - a summary is a courtesy
             log.warning("cannot summarise the game: %s", exc)
             found = {}

@@ -27,6 +27,7 @@ import contextvars
 import logging
 import os
 import threading
+import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -50,6 +51,7 @@ CURRENT_GAME: contextvars.ContextVar[str | None] = contextvars.ContextVar("forum
 # The longest the loop sleeps (game seconds) before looking at the folder and the desk's
 # changes again.
 MAX_IDLE = 5.0
+CHANGES_EVERY = 1.0  # wall seconds between looks for the desk's (and commands') writes
 
 
 class ServiceBusy(Exception):
@@ -86,6 +88,7 @@ class Service:
         self.turn = 0
         self.passes = 0
         self._next_scan: datetime | None = None
+        self._next_look = 0.0
         self.view = ServiceView((), self.started, self.started, str(self.folder), None, os.getpid(), ())
         self.on_pass: Callable[[GameSlot, schedule.Job], None] | None = None  # tests and the bench
 
@@ -124,9 +127,11 @@ class Service:
         if self._next_scan is None or now >= self._next_scan:
             self.scan(now)
             self._next_scan = now + timedelta(seconds=self.settings.scan_seconds)
-        for slot in list(self.slots.values()):
-            with self._game(slot.name):
-                slot.notice_changes(now)
+        if time.monotonic() >= self._next_look:  # the desk's writes: looked for once a second
+            self._next_look = time.monotonic() + CHANGES_EVERY
+            for slot in list(self.slots.values()):
+                with self._game(slot.name):
+                    slot.notice_changes(now)
         job = schedule.pick(now, self._plans(), self._sessions(now))
         if job is None:
             self._publish_view(now)

@@ -89,15 +89,16 @@ def _alarms(rt: Runtime) -> tuple[str, ...]:
         return ()
 
 
-def facts(rt: Runtime, now: datetime) -> dict[str, Any]:
-    """The game's own facts for its summary (no forum, no tally)."""
+def facts(rt: Runtime, now: datetime, state: Any = None) -> dict[str, Any]:
+    """The game's own facts for its summary (no forum, no tally); ``state``: the game's
+    current state when the caller has it already."""
     from forumbot.desk.ending import game_over
     from forumbot.desk.texts import ruleset_zh
     from forumbot.game import current_state, day_at
     from forumbot.outbox import DraftState
     from forumbot.views import format_left
 
-    state = current_state(rt.config, rt.store)
+    state = state or current_state(rt.config, rt.store)
     day = day_at(state, now)
     over = game_over(rt, state)
     return {
