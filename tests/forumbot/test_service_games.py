@@ -133,3 +133,35 @@ def test_service__games_added_and_removed_while_it_runs(tmp_path):
         assert s.errors == []
     finally:
         s.stop()
+
+
+def test_service__idle_passes_do_not_retally(tmp_path, monkeypatch):
+    """Once every game is read and counted, passes over unchanged threads cost their
+    requests and no tally; a new vote is tallied in its game only."""
+    import forumbot.agent as agent_module
+
+    calls: list[str] = []
+    real = agent_module.count_day
+
+    def count_day(config, store, number):
+        calls.append(config.path.stem)
+        return real(config, store, number)
+
+    monkeypatch.setattr(agent_module, "count_day", count_day)
+    s = served(tmp_path, 3, names=["一", "二", "三"]).start(desk=False)
+    try:
+        wait_for(lambda: len(s.many.bot_posts()) == 3, timeout=60)
+        passes = s.service.passes
+        wait_for(lambda: s.service.passes > passes + 12, timeout=60)  # the agents' own writes settle
+        calls.clear()
+        passes, requests = s.service.passes, len(s.sim.requests)
+        wait_for(lambda: s.service.passes > passes + 9, timeout=60)
+        assert len(s.sim.requests) > requests  # the threads were read
+        assert calls == []
+        game = s.game("二")
+        game.vote(game.plan.players[5], game.plan.players[0])
+        wait_for(lambda: calls, timeout=30)
+        wait_for(lambda: s.service.passes > passes + 20, timeout=60)
+        assert set(calls) == {"二"}
+    finally:
+        s.stop()
