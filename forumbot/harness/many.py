@@ -69,9 +69,10 @@ def build_games(sim: Simulator, count: int, *, start: datetime, deadline: dateti
                 players: tuple[int, int] = (12, 20), posts: int = 0, seed: int = 0,
                 names: list[str] | None = None) -> ManyGames:
     """``count`` games on ``sim``, all playing day 1 from ``start`` to ``deadline`` (later
-    days follow a day apart). With ``posts`` each game's day 1 already holds that many
-    player posts: every player's vote (a fifth of them changed, with the quote), the rest
-    discussion — placed before ``start`` + the elapsed part of the day."""
+    days follow a day apart). With ``posts`` each game's day 1 holds that many player
+    posts: every player's vote (a fifth of them changed, with the quote), the rest
+    discussion, a minute apart from five minutes after ``start`` (the clock should be past
+    them when the games are read)."""
     rnd = random.Random(seed)
     many = ManyGames(sim)
     many.add_user(BOT)
@@ -107,9 +108,9 @@ def build_games(sim: Simulator, count: int, *, start: datetime, deadline: dateti
 
 
 def _fill_day(game: ManyGame, posts: int, start: datetime, rnd: random.Random) -> None:
-    """``posts`` player posts on day 1, a minute apart, ending before ``start`` + 1 h."""
+    """``posts`` player posts on day 1 from ``start`` + 5 minutes, a minute apart."""
     sim, tids, people = game.world.sim, game.tids, game.plan.players
-    when = start - timedelta(minutes=posts) + timedelta(minutes=30)
+    when = start + timedelta(minutes=5)
     made = 0
     votes: dict[str, int] = {}
     for who in people:
@@ -125,7 +126,7 @@ def _fill_day(game: ManyGame, posts: int, start: datetime, rnd: random.Random) -
     while made < posts:
         who = rnd.choice(people)
         sim.add_post(tids["talk1"], who, CHAT[rnd.randrange(len(CHAT))].format(x=rnd.choice(people)), at=when)
-        when += timedelta(seconds=59)
+        when += timedelta(seconds=60)
         made += 1
 
 
