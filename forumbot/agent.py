@@ -157,6 +157,9 @@ class Agent:
         # ``forumbot login`` (the operator fixed the account) leaves its time here; the
         # client then takes the session it saved instead of trying the old password.
         self._operator_login = rt.store.get_meta(OPERATOR_LOGIN)
+        from forumbot.notify import Notifier
+
+        self.notifier = Notifier.for_agent(self)  # the director by forum PM ([notify])
 
     # ------------------------------------------------------------------ the loop
 
@@ -285,6 +288,7 @@ class Agent:
                 report.errors.append(f"day {day.number}: {type(exc).__name__}: {exc}")
         self.check_moderated(now, report)
         self.publish(now, report)
+        self.notifier.tick(now, report)  # after the thread posts: PMs never delay them
         self._alarms(now, report, reached=self.client.request_count > requests_before
                      and not report.unreachable)
 

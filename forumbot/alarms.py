@@ -50,6 +50,7 @@ from typing import TYPE_CHECKING
 
 from forumbot import errors
 from forumbot.store.alarms import Alarm
+from forumbot.wording import DRAFT_KIND_ZH
 
 if TYPE_CHECKING:  # pragma: no cover
     from forumbot.outbox import Outbox, PublishOutcome
@@ -60,9 +61,6 @@ log = logging.getLogger("forumbot.alarms")
 # How long a recovery (the forum back after an outage alarm) stays on status and the desk.
 RECOVERY_SHOWN = timedelta(hours=12)
 
-DRAFT_KIND_ZH = {"running_count": "计票", "final_count": "最终计票", "announcement": "公示",
-                 "card_notice": "判罚通知", "count_reply": "计票回复", "acceleration_notice": "加速通知",
-                 "badge_notice": "警长通知"}
 
 
 class AlarmKind(StrEnum):

@@ -40,7 +40,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 
-from forumbot.alarms import DRAFT_KIND_ZH, AlarmKind, forum_words, short_time
+from forumbot.alarms import AlarmKind, forum_words, short_time
+from forumbot.wording import DRAFT_KIND_ZH, card_zh
 from forumbot.outbox import Draft, DraftKind, DraftState
 from forumbot.runtime import Runtime
 
@@ -87,7 +88,6 @@ ALARM_SUMMARY = {
     AlarmKind.ROBOT_PAGE: "论坛把机器人当成搜索引擎",
     AlarmKind.FORUM_DOWN: "论坛无法访问",
 }
-_CARD_ZH = {"blue": "蓝牌", "yellow": "黄牌", "red": "红牌"}
 
 
 def _where(alarm_detail: dict) -> str:
@@ -186,7 +186,7 @@ def _game(rt: Runtime, now: datetime) -> list[Attention]:
         items.append(Attention(f"successor:{vacancy.previous}:{since.isoformat()}", AttentionKind.SUCCESSOR,
                                status.describe(now), since, command=command))
     for p in rt.store.proposals(state="proposed"):
-        colour = _CARD_ZH.get(p.color.value, p.color.value)
+        colour = card_zh(p.color)
         items.append(Attention(f"proposal:{p.id}", AttentionKind.CARD_PROPOSAL,
                                f"判罚提议 #{p.id}：{p.player} {colour}", p.created_at, detail=p.detail,
                                command=f"forumbot card {p.player} {p.color.value} --proposal {p.id} --why …",

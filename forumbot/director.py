@@ -52,10 +52,12 @@ from forumbot.gamelog import (  # the game log's calls are the director's too
     settle_result,
 )
 from forumbot.outbox import Draft, DraftKind, DraftState
+from forumbot.ending import game_over
 from forumbot.runtime import Runtime
 from forumbot.store.alarms import Alarm
-from forumbot.store.records import CardColor
-from forumbot.views import CARD_NAMES, CardTotals, format_left
+from forumbot.store.records import CardColor, CardEntry
+from forumbot.views import CARD_NAMES, CardTotals, format_left, format_time
+from forumbot.wording import card_zh
 
 # What the director may give as an out's cause, as the desk and the CLI show it.
 OUT_REASONS = {"vote": "投票出局", "night": "夜晚出局", "card": "红牌罚下", "red": "红牌罚下",
@@ -168,11 +170,14 @@ class CardOutcome:
     events: tuple[str, ...]
 
 
-def ledger(rt: Runtime, state: GameState) -> tuple[CardLedger, GameState]:
-    """The ledger rebuilt from every card the director gave (in order). Its state is the
-    ledger's own view; the game's outs are the events ``give_card`` entered."""
+def ledger(rt: Runtime, state: GameState, *, without: int | None = None) -> tuple[CardLedger, GameState]:
+    """The ledger rebuilt from every card the director gave and did not take back (in
+    order), or as if card ``without`` were taken back too. Its state is the ledger's own
+    view; the game's outs are the events ``give_card`` entered."""
     book = CardLedger.for_rules(rt.config.rules)
     for entry in rt.store.cards():
+        if entry.id == without:
+            continue
         decision = Decision(player=entry.player, day=entry.day or 0, card=Card(entry.color.value),
                             points=entry.points or 0, why=entry.reason, at=entry.at)
         seed = int(entry.reason.rsplit("seed=", 1)[1].rstrip(")")) if "seed=" in entry.reason else 0
@@ -205,19 +210,24 @@ def give_card(rt: Runtime, name: str, color: str, why: str, now: datetime, *, po
     with rt.store.write():
         proposal = rt.store.proposal(proposal_id) if proposal_id is not None else None
         if proposal is not None and proposal.color.value == color:
-            rt.store.accept_proposal(proposal.id, actor=DIRECTOR, at=now, reason=reason, points=points)
+            entry = rt.store.accept_proposal(proposal.id, actor=DIRECTOR, at=now, reason=reason, points=points)
         else:
             if proposal is not None:  # the director chose another card than proposed
                 rt.store.dismiss_proposal(proposal.id, actor=DIRECTOR, at=now,
                                           why=f"改为给出{CARD_NAMES.get(color, color)}（提议为"
                                               f"{CARD_NAMES.get(proposal.color.value, proposal.color.value)}）")
-            rt.store.add_card(player, CardColor(color), reason, actor=DIRECTOR, at=now,
-                              day=decision.day, points=points)
+            entry = rt.store.add_card(player, CardColor(color), reason, actor=DIRECTOR, at=now,
+                                      day=decision.day, points=points)
+        caused: list[int] = []  # taking the card back takes these back too
         if sent_off and not state.is_out(player, now):
-            enter(rt, EventSpec("out", player=player, why=OutWhy.CARD.value, at=now, note=why), now)
+            caused.append(enter(rt, EventSpec("out", player=player, why=OutWhy.CARD.value, at=now,
+                                              note=why), now).event.id)
         if badge_event is not None:
             drawn = draw_sheriff(rt, now, seed=seed, notice=False)
+            caused.append(drawn.event.id)
             badge_to = drawn.event.payload.get("player")
+        if caused:
+            rt.store.link_card_events(entry.id, caused)
     standing = book.standing(player)
     totals = CardTotals(blue=standing.blue, yellow=standing.yellow, red=int(standing.sent_off),
                         points=standing.points if rt.config.rules.card_policy.value == "points" else None)
@@ -230,6 +240,83 @@ def give_card(rt: Runtime, name: str, color: str, why: str, now: datetime, *, po
                                        actor=DIRECTOR)
     return CardOutcome(player, color, sent_off, badge_to, seed if badge_event else None, draft,
                        tuple(e.detail for e in events))
+
+
+@dataclass(frozen=True)
+class CardTakeBack:
+    """What taking card ``entry`` back changes: the player's standing in the ledger, and
+    the game events the card caused (a send-off, a badge draw), taken back with it."""
+
+    entry: CardEntry
+    standing_before: str
+    standing_after: str
+    events: tuple[int, ...]  # the standing events the card caused
+    impact: Impact | None  # what taking those events back changes (None: none)
+
+    def lines(self) -> list[str]:
+        card = card_zh(self.entry.color)
+        out = [f"撤销判罚 #{self.entry.id}：{self.entry.player} 的{card}（{self.entry.reason}）",
+               f"{self.entry.player} 累计：{self.standing_before} → {self.standing_after}"]
+        if self.impact is not None:
+            out.append("一并撤销这张牌造成的事件：" + "、".join(f"#{i}" for i in self.events))
+            out += self.impact.lines()[1:]
+        return out
+
+
+def _standing_text(book: CardLedger, player: str, rules) -> str:
+    s = book.standing(player)
+    text = f"蓝牌 {s.blue}，黄牌 {s.yellow}" + ("，已罚下" if s.sent_off else "")
+    return text + (f"，扣分 {s.points}" if rules.card_policy.value == "points" else "")
+
+
+def preview_take_back_card(rt: Runtime, entry_id: int, now: datetime) -> CardTakeBack:
+    try:
+        entry = rt.store.card(entry_id)
+    except LookupError as exc:
+        raise DirectorError(str(exc)) from None
+    if not entry.standing:
+        raise DirectorError(f"判罚 #{entry_id} 已于 {format_time(entry.retracted_at)} 撤销")
+    state = _state(rt)
+    before, _ = ledger(rt, state)
+    after, _ = ledger(rt, state, without=entry_id)
+    standing = {e.id for e in list_events(rt) if e.live}
+    events = tuple(i for i in entry.events if i in standing)
+    change = None
+    if events:
+        from forumbot.gamelog import _without, impact
+
+        change = impact(rt, state, _without(rt, *events), now, f"撤销判罚 #{entry_id}")
+    rules = rt.config.rules
+    return CardTakeBack(entry, _standing_text(before, entry.player, rules),
+                        _standing_text(after, entry.player, rules), events, change)
+
+
+def take_back_card(rt: Runtime, entry_id: int, why: str, now: datetime) -> tuple[CardTakeBack, Draft | None]:
+    """Take a card back (a wrong player, a mistake): it leaves the ledger (kept, marked, in
+    its history), the send-off and badge draw it caused are undone, and a notice saying
+    so is drafted. All in one transaction."""
+    if not why.strip():
+        raise DirectorError("请说明撤销判罚的理由（会写进通知和审计日志）")
+    change = preview_take_back_card(rt, entry_id, now)
+    entry = change.entry
+    state = _state(rt)
+    with rt.store.write():
+        rt.store.retract_card(entry_id, actor=DIRECTOR, at=now, why=why)
+        for event_id in sorted(change.events, reverse=True):  # the draw before the send-off
+            retract(rt, event_id, f"撤销判罚 #{entry_id}：{why}", now)
+        book, _ = ledger(rt, _state(rt))
+        standing = book.standing(entry.player)
+        totals = CardTotals(blue=standing.blue, yellow=standing.yellow, red=int(standing.sent_off),
+                            points=standing.points if rt.config.rules.card_policy.value == "points" else None)
+        draft = None
+        day = day_at(state, now)
+        tid = announce.notice_thread(state, day.number) if day is not None else None
+        if tid is not None:
+            body = card_notice_body(rt.env, player=entry.player, card=entry.color.value, why=why,
+                                    totals=totals, withdrawn=True)
+            draft = rt.outbox.create_draft(DraftKind.CARD_NOTICE, tid, body, now=now, day=day.number,
+                                           actor=DIRECTOR)
+    return change, draft
 
 
 def _player(state: GameState, name: str) -> str:
@@ -245,18 +332,45 @@ def dismiss_proposal(rt: Runtime, proposal_id: int, why: str, now: datetime):
 # ---------------------------------------------------------------- drafts
 
 
-def approve(rt: Runtime, draft_id: int, now: datetime, body: str | None = None) -> Draft:
-    return rt.outbox.approve(draft_id, DIRECTOR, body=body, now=now)
+# The director approving by forum PM (forumbot.notify): the same operations, another route.
+DIRECTOR_PM = "director(pm)"
+ROUTE_ZH = {DIRECTOR: "在导演台或命令行", DIRECTOR_PM: "通过站内信", "bot": "由机器人"}
 
 
-def reject(rt: Runtime, draft_id: int, why: str, now: datetime) -> Draft:
-    return rt.outbox.reject(draft_id, DIRECTOR, why, now=now)
+def decided_elsewhere(draft: Draft, actor: str) -> str | None:
+    """Why ``actor`` may not approve or reject ``draft`` again: it was approved already by
+    the other route (the desk/CLI or a PM) — whichever came first won. None otherwise."""
+    if draft.state not in (DraftState.APPROVED, DraftState.PUBLISHING, DraftState.PUBLISHED,
+                           DraftState.PENDING_MODERATION) or draft.approved_by in (None, actor, "bot"):
+        return None
+    if DIRECTOR_PM not in (draft.approved_by, actor):
+        return None
+    when = f"{draft.approved_at:%m-%d %H:%M} " if draft.approved_at else ""
+    done = {DraftState.PUBLISHED: f"，已发布（pid {draft.pid}）" if draft.pid else "，已发布",
+            DraftState.PENDING_MODERATION: "，已发出，论坛审核中"}.get(draft.state, "，正在发出")
+    return f"草稿 #{draft.id} 已于 {when}{ROUTE_ZH.get(draft.approved_by or '', '')}批准{done}：无需再操作"
 
 
-def retry(rt: Runtime, draft_id: int, now: datetime) -> Draft:
+def approve(rt: Runtime, draft_id: int, now: datetime, body: str | None = None, *,
+            actor: str = DIRECTOR) -> Draft:
+    """Approve a draft. Approved already by the other route (a PM, or the desk/CLI when
+    this is a PM): a DirectorError saying so — whichever came first won. An edited body
+    still replaces the text of a draft not yet sent."""
+    if body is None and (why := decided_elsewhere(rt.outbox.get(draft_id), actor)):
+        raise DirectorError(why)
+    return rt.outbox.approve(draft_id, actor, body=body, now=now)
+
+
+def reject(rt: Runtime, draft_id: int, why: str, now: datetime, *, actor: str = DIRECTOR) -> Draft:
+    if (elsewhere := decided_elsewhere(rt.outbox.get(draft_id), actor)):
+        raise DirectorError(elsewhere)
+    return rt.outbox.reject(draft_id, actor, why, now=now)
+
+
+def retry(rt: Runtime, draft_id: int, now: datetime, *, actor: str = DIRECTOR) -> Draft:
     """Send a failed draft again: approved once more, looked up by its marker before it is
     sent (the desk's 重发 and ``forumbot retry``)."""
-    return rt.outbox.retry(draft_id, DIRECTOR, now=now)
+    return rt.outbox.retry(draft_id, actor, now=now)
 
 
 def waiting(rt: Runtime) -> list[Draft]:
@@ -296,6 +410,7 @@ class Status:
     ignored: tuple[str, ...] = ()  # events without effect, and why
     alarms: tuple[Alarm, ...] = ()  # what the bot cannot fix itself, until it clears (forumbot.alarms)
     recovered: tuple[str, ...] = ()  # outages over in the last hours: 「…恢复于 …」
+    over: str | None = None  # the game is over: how, in Chinese (forumbot.ending)
 
     @property
     def voting_over(self) -> bool:
@@ -316,6 +431,7 @@ def status(rt: Runtime, now: datetime) -> Status:
     from engine.events import WHY_ZH, parse_why
 
     badge_now = badge(rt, now)
+    over = game_over(rt, state)
     return Status(
         now=now,
         day=day,
@@ -330,19 +446,22 @@ def status(rt: Runtime, now: datetime) -> Status:
         badge=badge_now,
         lives=tuple((p, state.lives(p)) for p in state.players
                     if state.identities > 1 and 0 < state.lives(p) < state.identities),
-        waiting_for=_waiting_for(rt, state, badge_now, now),
+        waiting_for=_waiting_for(rt, state, badge_now, now, over=over is not None),
         stale_published=tuple(text for d in rt.outbox.drafts(DraftState.PUBLISHED)
                               if (text := rt.store.get_meta(f"stale_published:{d.id}"))),
         ignored=tuple(f"#{s.event.ref} {s.event.describe()}：{s.note}" for s in state.ignored
                       if s.event.ref is not None),
         alarms=tuple(rt.store.alarms()),
         recovered=tuple(recovery_text(a) for a in recoveries(rt.store, now)),
+        over=over.text if over is not None else None,
     )
 
 
-def _waiting_for(rt: Runtime, state: GameState, badge_now: BadgeStatus, now: datetime) -> tuple[str, ...]:
+def _waiting_for(rt: Runtime, state: GameState, badge_now: BadgeStatus, now: datetime, *,
+                 over: bool = False) -> tuple[str, ...]:
     """What the game is waiting for from the director, in Chinese (night results, a
-    successor sheriff, a final count to approve)."""
+    successor sheriff, a final count to approve). A game that is over waits for no next
+    night and no successor: there is no next day."""
     lines = []
     for window in state.days:
         if window.deadline > now:
@@ -351,9 +470,9 @@ def _waiting_for(rt: Runtime, state: GameState, badge_now: BadgeStatus, now: dat
         if final is not None and final.state is DraftState.DRAFT:
             lines.append(f"第{window.number}日最终计票 #{final.id} 待审批")
         following = [d for d in state.days if d.number == window.number + 1]
-        if following and rt.store.night_result(window.number + 1) is None:
+        if following and not over and rt.store.night_result(window.number + 1) is None:
             lines.append(f"第{window.number + 1}日前夜的结果尚未录入（forumbot night --day {window.number + 1}）")
-    if badge_now.vacancy is not None and badge_now.succession is not Succession.VACANT:
+    if not over and badge_now.vacancy is not None and badge_now.succession is not Succession.VACANT:
         lines.append(badge_now.describe(now))
     return tuple(lines)
 
@@ -404,7 +523,7 @@ def describe_vote(vote: dict[str, Any], change_window_minutes: int | None = None
 
 
 __all__ = [
-    "DIRECTOR", "OUT_REASONS", "Applied", "CardOutcome", "DirectorError", "EventSpec", "EventView", "Impact",
+    "DIRECTOR", "DIRECTOR_PM", "OUT_REASONS", "ROUTE_ZH", "decided_elsewhere", "Applied", "CardOutcome", "DirectorError", "EventSpec", "EventView", "Impact",
     "Status", "accelerate", "add_alias", "announcement_draft", "approve", "badge", "correct", "count_now",
     "describe_vote", "dismiss_proposal", "draw_sheriff", "enter", "give_card", "ledger", "list_events",
     "lose_identity", "preview", "preview_correct", "preview_retract", "put_out", "record_night",

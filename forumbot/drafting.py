@@ -91,6 +91,7 @@ def card_notice_body(
     sent_off: bool = False,
     badge_to: str | None = None,
     badge_seed: int | None = None,
+    withdrawn: bool = False,
 ) -> str:
     view = CardNoticeView(
         player=player,
@@ -101,5 +102,6 @@ def card_notice_body(
         sent_off=sent_off,
         badge_to=badge_to,
         badge_seed=badge_seed,
+        withdrawn=withdrawn,
     )
     return render(env, "card_notice.bbcode.j2", {"c": view})

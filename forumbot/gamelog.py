@@ -33,6 +33,7 @@ from forumbot.runtime import Runtime
 from forumbot.store.records import Event, EventKind
 from forumbot.store.state import live_events, standing_ids
 from forumbot.views import BadgeNoticeView, result_line
+from forumbot.wording import draft_kind_zh
 
 DIRECTOR = "director"
 
@@ -174,8 +175,8 @@ class Applied:
 
     def lines(self) -> list[str]:
         out = [f"已记录事件 #{self.event.id}：{self.impact.summary}"]
-        out += [f"已重新起草 #{d.id}（{d.kind.value}，第{d.day}日），待审批" for d in self.redrafted]
-        out += [f"通知草稿 #{d.id}（{d.kind.value}）待审批" for d in self.notices]
+        out += [f"已重新起草 #{d.id}（{draft_kind_zh(d.kind)}，第{d.day}日），待审批" for d in self.redrafted]
+        out += [f"通知草稿 #{d.id}（{draft_kind_zh(d.kind)}）待审批" for d in self.notices]
         out += list(self.settled)
         for d in self.impact.stale_published:
             out.append(d.line())
@@ -682,13 +683,15 @@ def _event(rt: Runtime, event_id: int) -> Event:
         raise DirectorError(str(exc)) from None
 
 
-def _without(rt: Runtime, event_id: int) -> GameState:
-    """The game as if event ``event_id`` were taken back (a retraction of it appended)."""
+def _without(rt: Runtime, *event_ids: int) -> GameState:
+    """The game as if the events ``event_ids`` were taken back (retractions appended)."""
     events = rt.store.events()
-    target = next(e for e in events if e.id == event_id)
-    fake = Event(id=max(e.id for e in events) + 1, day=target.day, kind=EventKind.RETRACT,
-                 payload={"event": event_id, "why": "preview"}, actor="preview", at=target.at)
-    return build_state(rt.config, [*events, fake])
+    by_id = {e.id: e for e in events}
+    top = max(by_id)
+    fakes = [Event(id=top + n, day=by_id[i].day, kind=EventKind.RETRACT,
+                   payload={"event": i, "why": "preview"}, actor="preview", at=by_id[i].at)
+             for n, i in enumerate(event_ids, start=1)]
+    return build_state(rt.config, [*events, *fakes])
 
 
 # ================================================================= follow-ups

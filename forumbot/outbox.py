@@ -34,7 +34,7 @@ import os
 import random
 import threading
 from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
@@ -345,13 +345,13 @@ class Outbox:
         draft = self.get(draft_id)
         last = self.last_published(draft.kind, draft.tid, excluding=draft.id)
         before = last.body if last else ""
-        label = f"published #{last.id} (pid {last.pid})" if last else "(nothing published yet)"
+        label = f"已发布的 #{last.id}（pid {last.pid}）" if last else "（此前未发布过）"
         return "\n".join(
             difflib.unified_diff(
                 before.splitlines(),
                 draft.body.splitlines(),
                 fromfile=label,
-                tofile=f"draft #{draft.id}",
+                tofile=f"草稿 #{draft.id}",
                 lineterm="",
             )
         )
@@ -564,6 +564,13 @@ class Outbox:
                 os.close(fd)  # releases the flock
         finally:
             self._thread_lock.release()
+
+    def exclusive(self) -> AbstractContextManager[None]:
+        """The publish lock: one process (and one thread) sends at a time. The director's
+        PMs (``forumbot.notify.pmbox``) are sent under it too, so a ``forumbot notify
+        --test`` beside a running agent can never settle the same PM twice.
+        ``PublisherBusyError`` when it is taken."""
+        return self._exclusive()
 
     def recover(self, publisher: Publisher, now: datetime, *,
                 render: Renderer | None = None) -> list[PublishOutcome]:

@@ -249,9 +249,11 @@ class Driver:
 
 def write_config(path: Path, world: World, base_url: str, database: Path, *, plan: GamePlan | None = None,
                  bot: dict[str, object] | None = None, policies: dict[str, str] | None = None,
-                 **agent: object) -> Path:
+                 notify: dict[str, object] | None = None, **agent: object) -> Path:
     """A game config for a scripted game (the same keys a director writes); ``bot`` adds
-    ``[bot]`` keys (e.g. cookie_file), ``policies`` sets ``[policies]``, the rest ``[agent]``."""
+    ``[bot]`` keys (e.g. cookie_file), ``policies`` sets ``[policies]``, ``notify`` the
+    ``[notify]`` keys (off unless given: the scripted director does not read PMs), the
+    rest ``[agent]``."""
     plan = plan or demo_plan()
     doc: dict = {
         "forum": {"base_url": base_url, "timezone": "Asia/Shanghai"},
@@ -269,6 +271,7 @@ def write_config(path: Path, world: World, base_url: str, database: Path, *, pla
     }
     if policies:
         doc["policies"] = dict(policies)
+    doc["notify"] = {"enabled": False, **(notify or {})}
     path.write_text(dump_toml(doc), encoding="utf-8")
     return path
 
@@ -315,12 +318,15 @@ def _is_tables(value: object) -> bool:
     return isinstance(value, list) and bool(value) and all(isinstance(v, dict) for v in value)
 
 
-def config_from(source: Path, path: Path, base_url: str, database: Path, **agent: object) -> Path:
+def config_from(source: Path, path: Path, base_url: str, database: Path, *,
+                notify: dict[str, object] | None = None, **agent: object) -> Path:
     """A copy of the config ``source`` (e.g. the project's config.toml, which describes this
-    very game) pointed at ``base_url`` with its database at ``database``."""
+    very game) pointed at ``base_url`` with its database at ``database``; PMs to the
+    director off unless ``notify`` says otherwise (the demo has its own PM mode)."""
     doc = tomllib.loads(source.read_text(encoding="utf-8"))
     doc.setdefault("forum", {})["base_url"] = base_url
     doc.setdefault("agent", {}).update({"database": str(database), **agent})
+    doc["notify"] = {**doc.get("notify", {}), "enabled": False, **(notify or {})}
     doc.setdefault("bot", {}).pop("cookie_file", None)
     path.write_text(dump_toml(doc), encoding="utf-8")
     return path

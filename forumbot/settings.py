@@ -1,4 +1,4 @@
-"""The agent's own config tables: ``[bot]``, ``[agent]`` and ``[policies]``.
+"""The agent's own config tables: ``[bot]``, ``[agent]``, ``[policies]`` and ``[notify]``.
 
 The game tables (``[forum]``, ``[game]``, ``[[days]]``) are read by ``forumbot.config``;
 this module reads the rest of the same file. The password is never a config key: it
@@ -7,11 +7,13 @@ comes from ``FORUMBOT_PASSWORD`` or ``[bot].password_file`` (``forumbot.secrets`
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
+from datetime import time
 from pathlib import Path
 from typing import Any
 
-from forumbot.config import ConfigError, GameConfig
+from forumbot.config import ConfigError, GameConfig, register_table
 from forumbot.discuz.useragent import DEFAULT_USER_AGENT, user_agent_problem
 from forumbot.outbox import DEFAULT_POLICIES, DraftKind, Policy
 
@@ -23,7 +25,17 @@ AGENT_KEYS = {
     "count_request_interval_minutes", "count_request_max_age_minutes", "templates", "log_file",
     "counts_only", "final_count_delay_minutes", "outage_alarm_minutes",
 }
+NOTIFY_KEYS = {"enabled", "director_uid", "director", "kinds", "min_interval_seconds", "quiet_hours",
+               "commands", "others_check_minutes", "answer_others"}
+# What the bot may tell the director by PM (``forumbot.attention`` kinds, and the recovery
+# from an outage); the default leaves out card proposals and stale published posts, which
+# do not hold the game up (the desk and `forumbot status` show them).
+NOTIFY_KINDS = ("alarm", "final_count", "failed", "approval", "night_result", "successor",
+                "card_proposal", "stale_published", "recovery")
+DEFAULT_NOTIFY_KINDS = frozenset(NOTIFY_KINDS) - {"card_proposal", "stale_published"}
 FORBIDDEN = {"password", "passwd", "secret"}
+
+register_table("notify")
 
 
 @dataclass(frozen=True)
@@ -57,10 +69,26 @@ class AgentSettings:
 
 
 @dataclass(frozen=True)
+class NotifySettings:
+    """``[notify]``: the director told by forum PM, and approving by reply (forumbot.notify)."""
+
+    enabled: bool = True
+    director_uid: int | None = None  # None: found from the director's posts in the game's threads
+    director: str | None = None  # the director's forum name (default [game].director)
+    kinds: frozenset[str] = DEFAULT_NOTIFY_KINDS
+    min_interval_seconds: float = 120.0  # between two notices; what comes meanwhile waits and is batched
+    quiet_hours: tuple[time, time] | None = None  # no notices then (answers to commands still go)
+    commands: bool = True  # the director's replies are read and carried out
+    others_check_minutes: float = 10.0  # how often the unread list is read for PMs from others
+    answer_others: bool = True  # tell someone else who sends a command that it is not taken
+
+
+@dataclass(frozen=True)
 class Settings:
     bot: BotSettings
     agent: AgentSettings
     policies: dict[DraftKind, Policy] = field(default_factory=dict)
+    notify: NotifySettings = field(default_factory=NotifySettings)
 
 
 def load_settings(config: GameConfig) -> Settings:
@@ -69,7 +97,8 @@ def load_settings(config: GameConfig) -> Settings:
     bot = reader.bot(reader.table(raw, "bot"), default_username=config.state.bot)
     agent = reader.agent(reader.table(raw, "agent"))
     policies = reader.policies(reader.table(raw, "policies"))
-    return Settings(bot=bot, agent=agent, policies=policies)
+    notify = reader.notify(reader.table(raw, "notify"), default_director=config.state.director)
+    return Settings(bot=bot, agent=agent, policies=policies, notify=notify)
 
 
 class _Reader:
@@ -181,3 +210,44 @@ class _Reader:
                 raise self.fail(f"[policies].{key}", f"expected \"auto\" or \"manual\", got {value!r}")
             policies[DraftKind(key)] = Policy(value)
         return policies
+
+    def notify(self, table: dict[str, Any], default_director: str | None) -> NotifySettings:
+        self.known(table, NOTIFY_KEYS, "[notify]")
+        where = "[notify]"
+        uid = table.get("director_uid")
+        if uid is not None and (isinstance(uid, bool) or not isinstance(uid, int) or uid < 1):
+            raise self.fail(f"{where}.director_uid", f"expected the director's forum uid (a whole number ≥ 1), "
+                                                     f"got {uid!r}")
+        director = table.get("director", default_director)
+        if director is not None and (not isinstance(director, str) or not director.strip()):
+            raise self.fail(f"{where}.director", f"expected the director's forum user name, got {director!r}")
+        kinds = table.get("kinds", sorted(DEFAULT_NOTIFY_KINDS))
+        if not isinstance(kinds, list) or not all(isinstance(k, str) for k in kinds):
+            raise self.fail(f"{where}.kinds", f"expected a list of kinds, e.g. [\"approval\", \"alarm\"]")
+        unknown = sorted(set(kinds) - set(NOTIFY_KINDS))
+        if unknown:
+            raise self.fail(f"{where}.kinds", f"unknown kind {unknown[0]!r} (kinds: {', '.join(NOTIFY_KINDS)})")
+        return NotifySettings(
+            enabled=bool(self.flag(table, "enabled", where, True)),
+            director_uid=uid,
+            director=director.strip() if isinstance(director, str) else None,
+            kinds=frozenset(kinds),
+            min_interval_seconds=self.number(table, "min_interval_seconds", where, 120.0),
+            quiet_hours=self.quiet_hours(table.get("quiet_hours"), f"{where}.quiet_hours"),
+            commands=bool(self.flag(table, "commands", where, True)),
+            others_check_minutes=self.number(table, "others_check_minutes", where, 10.0),
+            answer_others=bool(self.flag(table, "answer_others", where, True)),
+        )
+
+    def quiet_hours(self, value: Any, key: str) -> tuple[time, time] | None:
+        """``"23:30-08:00"`` (forum time; may run past midnight), or absent/empty: none."""
+        if value is None or value == "":
+            return None
+        m = re.fullmatch(r"\s*(\d{1,2}):(\d{2})\s*[-–~]\s*(\d{1,2}):(\d{2})\s*", value) \
+            if isinstance(value, str) else None
+        if m is None:
+            raise self.fail(key, f'expected "HH:MM-HH:MM" in forum time, e.g. "01:00-08:00", got {value!r}')
+        h1, m1, h2, m2 = (int(x) for x in m.groups())
+        if h1 > 23 or h2 > 23 or m1 > 59 or m2 > 59 or (h1, m1) == (h2, m2):
+            raise self.fail(key, f"not a span of the day: {value!r}")
+        return time(h1, m1), time(h2, m2)

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Callable
 
+from forumbot.wording import CARD_ZH
 from parsers.models import ABSTAIN
 
 
@@ -263,7 +264,7 @@ class AnnouncementView:
     dual: bool = False  # 双身份: say 身份死亡 / 出局
 
 
-CARD_NAMES = {"blue": "蓝牌", "yellow": "黄牌", "red": "红牌"}
+CARD_NAMES = {color: CARD_ZH[color] for color in ("blue", "yellow", "red")}  # the cards one gives
 
 
 @dataclass(frozen=True)
@@ -291,6 +292,7 @@ class CardNoticeView:
     sent_off: bool = False
     badge_to: str | None = None
     badge_seed: int | None = None
+    withdrawn: bool = False  # the director takes this card back (why: the reason for that)
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import re
 from typing import Any, Callable, Iterator
 
 import click
@@ -87,17 +88,31 @@ def _domain_errors() -> tuple[type[BaseException], ...]:
             ProposalDecidedError, StoreOpenError, InstanceError)
 
 
+class Refusal(click.ClickException):
+    """A command's one-line refusal, its prefix in the message's language: the director
+    reads 「错误：第3日还没有开始」, not 「Error: 第3日…」 (the config checker's messages,
+    which name TOML keys, are English and keep click's 「Error:」)."""
+
+    def show(self, file: Any = None) -> None:
+        message = self.format_message()
+        prefix = "错误：" if _CJK.search(message) else "Error: "
+        click.echo(prefix + message, file=file, err=file is None)
+
+
+_CJK = re.compile(r"[\u3400-\u9fff\uff00-\uffef]")
+
+
 def friendly(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """Domain errors become a one-line ClickException, never a traceback."""
+    """Domain errors become a one-line refusal, never a traceback."""
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return fn(*args, **kwargs)
         except _domain_errors() as exc:
-            raise click.ClickException(str(exc)) from None
+            raise Refusal(str(exc)) from None
         except LookupError as exc:  # unknown draft / proposal ids
-            raise click.ClickException(str(exc).strip("'\"")) from None
+            raise Refusal(str(exc).strip("'\"")) from None
 
     return wrapper
 

@@ -19,6 +19,7 @@ from forumbot import director as lib
 from forumbot.alarms import forum_words
 from forumbot.marker import strip_marker
 from forumbot.views import format_time
+from forumbot.wording import CARD_ZH, DRAFT_KIND_ZH, DRAFT_STATE_ZH, FLAG_ZH, PROPOSAL_ZH  # noqa: F401
 
 console = Console()
 
@@ -27,15 +28,7 @@ def _now(rt):
     return rt.clock.now()
 
 
-KIND_ZH = {"running_count": "计票", "final_count": "最终计票", "announcement": "公示", "card_notice": "判罚通知",
-           "count_reply": "计票回复", "acceleration_notice": "加速通知", "badge_notice": "警长通知"}
-STATE_ZH = {"draft": "待审批", "approved": "已批准，等待发出", "publishing": "发送中", "published": "已发布",
-            "pending_moderation": "等待论坛审核", "failed": "发送失败", "rejected": "已驳回",
-            "superseded": "已被取代"}
-FLAG_ZH = {"edit": "编辑", "zombie": "诈尸", "font": "字体", "evidence": "贴证", "target": "对象不明"}
-CARD_ZH = {"blue": "蓝牌", "yellow": "黄牌", "red": "红牌", "points": "扣分"}
-PROPOSAL_ZH = {"lurking_day": "潜水（单日）", "lurking_span": "潜水（连续三日）", "no_vote": "未投票",
-               "zombie": "诈尸", "font": "字体", "evidence": "贴证"}
+KIND_ZH, STATE_ZH = DRAFT_KIND_ZH, DRAFT_STATE_ZH
 
 
 def _counts(tally: dict) -> str:
@@ -79,13 +72,15 @@ def status(config_path: str, as_json: bool, every: bool, games_dir: str | None) 
                     "last_pass": holder.beat, "problems": list(holder.problems.values()), "desk": holder.desk},
                 "now": s.now.isoformat(), "day": s.day.number if s.day else None,
                 "deadline": s.day.deadline.isoformat() if s.day else None, "time_left": s.time_left,
-                "voting_over": s.voting_over,
+                "voting_over": s.voting_over, "game_over": s.over,
                 "sheriff": s.sheriff, "out": [{"player": p, "why": w} for p, w in s.out],
                 "badge_vacant": bool(s.badge and s.badge.vacancy),
                 "successor_candidates": list(s.badge.candidates) if s.badge and s.badge.vacancy else [],
                 "lives": {p: n for p, n in s.lives},
                 "tally": s.tally, "drafts_waiting": [d.id for d in s.drafts_waiting],
                 "failed": [d.id for d in s.failed], "proposals": [p.id for p in s.proposals],
+                "cards": [{"id": c.id, "player": c.player, "card": c.color.value, "points": c.points,
+                           "day": c.day, "reason": c.reason, "at": c.at.isoformat()} for c in rt.store.cards()],
                 "waiting_for": list(s.waiting_for), "stale_published": list(s.stale_published),
                 "ignored_events": list(s.ignored),
                 "acceleration": None if s.acceleration is None else {
@@ -98,6 +93,8 @@ def status(config_path: str, as_json: bool, every: bool, games_dir: str | None) 
         for line in status_lines(rt.settings.agent.database):  # the agent, and what it cannot do
             click.echo(line)
         _print_alarms(rt, s)
+        if s.over:
+            console.print(f"[bold]{escape(s.over)}[/bold]")
         if s.day is None:
             console.print("还没有任何一天开始。")
         else:
@@ -143,6 +140,9 @@ def status(config_path: str, as_json: bool, every: bool, games_dir: str | None) 
         for p in s.proposals:
             console.print(f"判罚提议 #{p.id}：{p.player} {CARD_ZH.get(p.color.value, p.color.value)}"
                           f"（{PROPOSAL_ZH.get(p.reason_code, p.reason_code)}）{p.detail}")
+        for c in rt.store.cards():  # given, with the number `forumbot card-undo` takes
+            console.print(f"已给判罚 #{c.id}：{c.player} {CARD_ZH.get(c.color.value, c.color.value)}"
+                          f"（{format_time(c.at)}，{escape(c.reason)}）")
 
 
 def _alarms_json(rt, s) -> dict:
@@ -305,6 +305,35 @@ def card(config_path: str, name: str, color: str, why: str, points: int | None, 
         click.echo(text)
 
 
+@click.command("card-undo")
+@config_option
+@click.argument("entry_id", type=int)
+@click.option("--why", required=True, help="Why the card is taken back (posted in the notice).")
+@click.option("--yes", "-y", "assume_yes", is_flag=True, help="Do not ask first.")
+@friendly
+def card_undo(config_path: str, entry_id: int, why: str, assume_yes: bool) -> None:
+    """Take back a card given by mistake (the number `forumbot status` lists for it). It
+    leaves the ledger (kept in its history), a send-off and badge draw it caused are
+    undone with it, and a notice saying so is drafted.
+
+    Example: forumbot card-undo 3 --why "记错了人"
+    """
+    with runtime(config_path) as rt:
+        now = _now(rt)
+        change = lib.preview_take_back_card(rt, entry_id, now)
+        if not assume_yes:
+            for line in change.lines():
+                click.echo(line)
+            if not click.confirm("撤销这张牌，确认？", default=False):
+                click.echo("未执行。")
+                raise SystemExit(1)
+        _, draft = lib.take_back_card(rt, entry_id, why, now)
+        text = f"已撤销判罚 #{entry_id}（{change.entry.player} 的{CARD_ZH.get(change.entry.color.value)}）"
+        if draft is not None:
+            text += f"；撤销通知草稿 #{draft.id} 待审批"
+        click.echo(text)
+
+
 @click.command("dismiss")
 @config_option
 @click.argument("proposal_id", type=int)
@@ -352,4 +381,4 @@ def count_now(config_path: str, day: int | None) -> None:
         click.echo(f"已起草 {_draft_line(d)}")
 
 
-commands = [status, drafts, show, approve, edit, reject, card, dismiss, retally, count_now]
+commands = [status, drafts, show, approve, edit, reject, card, card_undo, dismiss, retally, count_now]

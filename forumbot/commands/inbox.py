@@ -6,11 +6,13 @@ from __future__ import annotations
 import json
 from datetime import datetime, timezone
 from pathlib import Path
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfo
 
 import click
 from rich.console import Console
 from rich.table import Table
+
+from forumbot.commands._time import zone_and_now
 
 from parsers.errors import PageParseError
 from parsers.models import TimePrecision
@@ -82,18 +84,7 @@ def inbox(pages: tuple[str, ...], more: tuple[str, ...], as_json: bool, tz: str,
 
         forumbot inbox --pages conversation-with-director.html --json
     """
-    try:
-        zone = ZoneInfo(tz)
-    except (ZoneInfoNotFoundError, ValueError) as exc:
-        raise click.ClickException(f"unknown time zone: {tz}") from exc
-    moment = None
-    if now:
-        try:
-            moment = datetime.fromisoformat(now)
-        except ValueError as exc:
-            raise click.ClickException(f"--now is not an ISO time: {now}") from exc
-        if moment.tzinfo is None:
-            moment = moment.replace(tzinfo=zone)
+    zone, moment = zone_and_now(tz, now)
     try:
         messages = read_pm_files([Path(p) for p in (*pages, *more)], tz=zone, now=moment)
     except PageParseError as exc:

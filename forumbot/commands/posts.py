@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import click
 from rich.console import Console
 from rich.table import Table
+
+from forumbot.commands._time import zone_and_now
 
 from parsers.errors import PageParseError
 from parsers.models import Post, VoteDeclaration
@@ -105,18 +105,7 @@ def posts(pages: tuple[str, ...], more: tuple[str, ...], as_json: bool, tz: str,
 
         forumbot posts --pages viewthread-tid2-page1.html viewthread-tid2-page2.html --json
     """
-    try:
-        zone = ZoneInfo(tz)
-    except (ZoneInfoNotFoundError, ValueError) as exc:
-        raise click.ClickException(f"unknown time zone: {tz}") from exc
-    moment = None
-    if now:
-        try:
-            moment = datetime.fromisoformat(now)
-        except ValueError as exc:
-            raise click.ClickException(f"--now is not an ISO time: {now}") from exc
-        if moment.tzinfo is None:
-            moment = moment.replace(tzinfo=zone)
+    zone, moment = zone_and_now(tz, now)
     try:
         found = read_page_files([*pages, *more], tz=zone, now=moment, complete=False)
     except PageParseError as exc:

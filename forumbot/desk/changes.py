@@ -25,7 +25,8 @@ from flask import abort, flash, g, redirect, render_template, request, url_for
 from engine.badge import Succession
 from engine.cards import Card, Decision
 from forumbot import director
-from forumbot.desk import data, ending, forms, texts
+from forumbot import ending
+from forumbot.desk import data, forms, texts
 from forumbot.desk.app import runtime_holder
 from forumbot.desk.impact import ImpactView, fingerprint, view
 from forumbot.desk.routes import (bp, domain_errors, field, int_field, local, page_context, render_page,

@@ -17,35 +17,13 @@ from datetime import datetime
 from typing import Any, Mapping
 
 from engine.events import WHY_IDENTITY_ZH, WHY_ZH, parse_why
+from forumbot.wording import (ACTOR_ZH, CARD_ZH, DRAFT_KIND_ZH, DRAFT_STATE_ZH, FLAG_ZH,  # noqa: F401
+                              PROPOSAL_STATE_ZH, PROPOSAL_ZH, RULESET_ZH, WINNER_ZH, WINNERS, card_zh, draft_kind_zh,
+                              draft_state_zh)
 
-# Draft kinds and states by their stored value (a state another part adds later, such as
-# pending_moderation, is said here before its enum member exists).
-KIND_ZH = {
-    "running_count": "计票",
-    "final_count": "最终计票",
-    "announcement": "公示",
-    "card_notice": "判罚通知",
-    "count_reply": "计票回复",
-    "acceleration_notice": "加速通知",
-    "badge_notice": "警长通知",
-}
-STATE_ZH = {
-    "draft": "待审批",
-    "approved": "已批准，等待发出",
-    "publishing": "发送中",
-    "published": "已发布",
-    "failed": "发送失败",
-    "rejected": "已驳回",
-    "superseded": "已被新计票取代",
-    "pending_moderation": "论坛审核中",
-}
-CARD_ZH = {"blue": "蓝牌", "yellow": "黄牌", "red": "红牌", "points": "扣分"}
-FLAG_ZH = {"edit": "编辑", "zombie": "诈尸", "font": "字体", "evidence": "贴证", "target": "对象不明",
-           "unknown_target": "对象不明"}
-PROPOSAL_ZH = {"lurking_day": "潜水（单日）", "lurking_span": "潜水（连续三日）", "no_vote": "未投票",
-               "zombie": "诈尸", "font": "字体", "evidence": "贴证"}
-ACTOR_ZH = {"director": "导演", "bot": "机器人"}
-PROPOSAL_STATE_ZH = {"proposed": "待处理", "accepted": "已接受", "dismissed": "已忽略"}
+# The shared words (forumbot.wording), under the names the desk's templates know.
+KIND_ZH = DRAFT_KIND_ZH
+STATE_ZH = DRAFT_STATE_ZH
 # The out causes the desk's 出局 form offers (a red card is given on the cards page, so
 # the ledger and the send-off stay one decision).
 OUT_WHY_CHOICES = (("vote", "投票出局"), ("night", "夜晚出局"), ("lover", "殉情出局"),
@@ -57,34 +35,24 @@ EVENT_KIND_ZH = {
     "accelerate": "加速", "accelerated": "加速", "voters": "冤死·可投票名单", "night": "夜晚结果",
     "alias": "别名", "substitute": "替补", "void": "判废", "retract": "撤销",
 }
-WINNERS = (("good", "好人阵营胜利"), ("wolf", "狼人阵营胜利"), ("third", "第三方胜利"), ("other", "其他结局"))
-WINNER_ZH = dict(WINNERS)
 
 
-RULESET_ZH = {"s09": "官方规则S09", "s10": "官方规则S10", "simple14": "14人简易规则", "dual": "双身份规则"}
 
 
 def ruleset_zh(rules: Any) -> str:
     return RULESET_ZH.get(getattr(rules, "name", ""), "自定义规则")
 
 
-def kind_zh(kind: Any) -> str:
-    value = getattr(kind, "value", kind)
-    return KIND_ZH.get(str(value), "帖子")
+kind_zh = draft_kind_zh
 
 
-def state_zh(state: Any) -> str:
-    value = getattr(state, "value", state)
-    return STATE_ZH.get(str(value), "其他状态")
+state_zh = draft_state_zh
 
 
 def actor_zh(actor: str | None) -> str:
     return ACTOR_ZH.get(actor or "", actor or "—")
 
 
-def card_zh(color: Any) -> str:
-    value = getattr(color, "value", color)
-    return CARD_ZH.get(str(value), "卡牌")
 
 
 # ---------------------------------------------------------------- library lines
@@ -287,6 +255,8 @@ def audit_sentence(action: str, detail: Mapping[str, Any], ctx: LogContext) -> s
         points = f" {d.get('points')} 分" if d.get("points") else ""
         day = f"（第{d['day']}日）" if d.get("day") else ""
         return f"给 {d.get('player')} {card_zh(d.get('color'))}{points}{day}：{clean(d.get('reason'))}"
+    if action == "card.retracted":
+        return f"撤销判罚 #{d.get('entry')}（{d.get('player')} 的{card_zh(d.get('color'))}）：{clean(d.get('why'))}"
     if action == "card.proposed":
         day = f"第{d['day']}日" if d.get("day") else ""
         return (f"提议给 {d.get('player')} {card_zh(d.get('color'))}：{day}"
@@ -310,7 +280,29 @@ def audit_sentence(action: str, detail: Mapping[str, Any], ctx: LogContext) -> s
             (f"（{d.get('note')}）" if d.get("note") else "")
     if action == "game.resumed":
         return "撤销游戏结束" + (f"：{d.get('why')}" if d.get("why") else "")
+    if action.startswith("notify."):
+        return _notify_sentence(action.removeprefix("notify."), d)
     return "其他操作（见原始数据）"
+
+
+_NOTIFY_RESULT_ZH = {"done": "已执行", "answered": "已回复", "previewed": "已回复影响，等待确认",
+                     "refused": "未执行", "not_understood": "没看懂，已回复"}
+
+
+def _notify_sentence(kind: str, d: Mapping[str, Any]) -> str:
+    """The director by forum PM (forumbot.notify)."""
+    if kind == "command":
+        return f"站内信指令「{clean(str(d.get('command') or ''))}」：{_NOTIFY_RESULT_ZH.get(str(d.get('result')), '已处理')}"
+    if kind == "foreign":
+        return (f"{d.get('name') or '某用户'}（uid {d.get('uid')}）发来站内信指令，不是导演，未执行："
+                + "、".join(str(c) for c in d.get("commands") or []))
+    if kind == "told":
+        return f"用站内信告诉导演 {len(d.get('matters') or [])} 件待办"
+    if kind == "sent":
+        return "站内信已发出" + ("（中断后在对话里找到，未重发）" if d.get("found_by_marker") else "")
+    if kind == "started":
+        return "开始读取导演的站内信（此前的消息不当作指令）"
+    return "站内信（见原始数据）"
 
 
 def _event_fallback(kind: str, d: Mapping[str, Any]) -> str:

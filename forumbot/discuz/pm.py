@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 from parsers.pm import PmConversation, PrivateMessage
@@ -64,9 +65,11 @@ class PmDialect(ABC):
              text: str) -> PmSent: ...
 
     @abstractmethod
-    def conversation(self, client: DiscuzClient, uid: int,
-                     since_id: int | None) -> list[PrivateMessage]:
-        """The messages with ``uid`` (``id > since_id`` when given), oldest first."""
+    def conversation(self, client: DiscuzClient, uid: int, since_id: int | None,
+                     seen_at: datetime | None = None) -> list[PrivateMessage]:
+        """The messages with ``uid`` (``id > since_id`` when given), oldest first.
+        ``seen_at``: when a read listed everything up to ``since_id`` (a hint: 7.2 then
+        reads one date window, X3.5 pages by id anyway)."""
 
     @abstractmethod
     def unread(self, client: DiscuzClient) -> list[PmConversation]:

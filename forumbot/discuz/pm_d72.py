@@ -8,7 +8,9 @@
   '短消息发送成功。')``, no pmid;
 * a conversation: ``pm.php?uid=N&daterange=D`` — not paged, but windowed by date (1 today,
   4 this week, 5 all): polls ask for today, and widen only when every listed message is
-  newer than the last one handled (older new ones may lie outside the window);
+  newer than the last one handled (older new ones may lie outside the window) — unless
+  the caller says when a read last listed everything up to ``since_id`` (``seen_at``):
+  then the one window reaching back that far is read;
 * unread: ``pm.php?filter=newpm``.
 
 ``pm.php`` answers a robot's User-Agent 403 with an empty body (``RobotForbidden``). Its
@@ -19,6 +21,7 @@ limited once the director has written once.
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from forumbot.discuz.pm import PmDialect, PmSent, newer
@@ -32,6 +35,9 @@ __all__ = ["D72Pm"]
 
 FORM_PAGE = "pm.php?action=new"
 WINDOWS = (1, 4, 5)  # daterange: today, this week, everything
+# A message the forum lists late (its dateline is the second its request began) may be this
+# much older than a read that did not list it.
+SEEN_MARGIN = timedelta(minutes=5)
 
 
 class D72Pm(PmDialect):
@@ -55,9 +61,16 @@ class D72Pm(PmDialect):
                        "send a PM (send form)")
         return PmSent(None, None, "page")
 
-    def conversation(self, client: DiscuzClient, uid: int,
-                     since_id: int | None) -> list[PrivateMessage]:
+    def conversation(self, client: DiscuzClient, uid: int, since_id: int | None,
+                     seen_at: datetime | None = None) -> list[PrivateMessage]:
         windows = WINDOWS if since_id is not None else (5,)
+        if since_id is not None and seen_at is not None:
+            # Every message above since_id is newer than seen_at (a read then listed the
+            # rest): the narrowest window that reaches back that far is enough, and no
+            # widening is needed when it lists nothing old (a new day, a quiet week).
+            start = (seen_at - SEEN_MARGIN).astimezone(client.tz)
+            today = client.forum_now().replace(hour=0, minute=0, second=0, microsecond=0)
+            windows = (1,) if start >= today else (4,) if start >= today - timedelta(days=7) else (5,)
         messages: list[PrivateMessage] = []
         for daterange in windows:
             page = client.pm_page(f"pm.php?uid={uid}&daterange={daterange}",

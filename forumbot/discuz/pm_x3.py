@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 from forumbot.discuz.pm import MAX_EARLIER_PAGES, PmDialect, PmSent, newer
@@ -60,8 +61,8 @@ class X3Pm(PmDialect):
                        "send a PM (full-page form)", referer=client.base_url + FORM_PAGE)
         return PmSent(None, None, "page")
 
-    def conversation(self, client: DiscuzClient, uid: int,
-                     since_id: int | None) -> list[PrivateMessage]:
+    def conversation(self, client: DiscuzClient, uid: int, since_id: int | None,
+                     seen_at: datetime | None = None) -> list[PrivateMessage]:
         if client.use_api:
             base = f"{API}&module=mypm&subop=view&touid={uid}"
         else:

@@ -253,6 +253,15 @@ class ForumData:
         return [p for p in self.thread_posts(tid)
                 if p.invisible == 0 and (authorid is None or p.authorid == authorid)]
 
+    def board_rows(self) -> list[tuple[Board, int, int]]:
+        """Each board with its number of threads and visible posts (the forum index)."""
+        with self.lock:
+            rows = []
+            for board in self.boards.values():
+                threads = [t for t in self.threads.values() if t.fid == board.fid]
+                rows.append((board, len(threads), sum(len(self.visible_posts(t.tid)) for t in threads)))
+            return rows
+
     def held_posts(self, tid: int | None = None) -> list[StoredPost]:
         """Replies waiting for a moderator (``invisible = -2``), oldest first."""
         with self.lock:

@@ -33,8 +33,8 @@ from datetime import datetime, timedelta
 
 from forumbot.simulator.bbcode import escape
 
-__all__ = ["PmMessage", "PmStoreBase", "Ucenter15", "UcenterX3", "uc_compile", "uc_cutstr",
-           "uc_removecode"]
+__all__ = ["TEXT_COLUMN_BYTES", "PmMessage", "PmStoreBase", "Ucenter15", "UcenterX3", "uc_compile",
+           "uc_cutstr", "uc_removecode", "uc_text_column"]
 
 _TAG = re.compile(r"<[^>]*>")
 
@@ -81,6 +81,20 @@ def uc_cutstr(text: str, length: int, charset: str, dot: str = " ...") -> str:
     if count > length:
         out.pop()
     return "".join(out) + dot
+
+
+# The message column of both UCenters is a MySQL ``text`` (64 KiB). Discuz and UCenter set
+# ``sql_mode=''`` on connecting (db_driver_mysqli.php, uc_client/lib/dbi.class.php), so a
+# longer message is stored cut to the column, silently, at a character boundary.
+TEXT_COLUMN_BYTES = 65535
+
+
+def uc_text_column(text: str, charset: str) -> str:
+    """``text`` as the ``message`` column keeps it: at most 65535 bytes in the site charset."""
+    data = text.encode(charset, "xmlcharrefreplace")
+    if len(data) <= TEXT_COLUMN_BYTES:
+        return text
+    return data[:TEXT_COLUMN_BYTES].decode(charset, "ignore")
 
 
 def uc_removecode(text: str, length: int, charset: str) -> str:
@@ -161,6 +175,7 @@ class UcenterX3(PmStoreBase):
 
     def send(self, fromuid: int, touid: int, text: str, at: datetime) -> int:
         """``sendpm`` (or ``replypm`` into the pair's conversation): the new pmid."""
+        text = uc_text_column(text, self.charset)
         with self.lock:
             plid = self.plid_for(fromuid, touid)
             summary = uc_removecode(text, 150, self.charset)
@@ -273,6 +288,7 @@ class Ucenter15(PmStoreBase):
 
     def send(self, fromuid: int, touid: int, text: str, at: datetime) -> int:
         """``pmmodel::sendpm``: the summary rows of both directions, then the message."""
+        text = uc_text_column(text, self.charset)
         with self.lock:
             mine = self.summary(fromuid, touid)
             if mine is None:

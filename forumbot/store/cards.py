@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
 from typing import Any
 
@@ -30,7 +31,15 @@ def _entry(row: dict[str, Any]) -> CardEntry:
         actor=row["actor"],
         at=parse_time(row["at"]),
         proposal_id=row["proposal_id"],
+        events=tuple(json.loads(row.get("events") or "[]")),
+        retracted_at=parse_time_or_none(row.get("retracted_at")),
+        retracted_by=row.get("retracted_by"),
+        retract_why=row.get("retract_why"),
     )
+
+
+class CardRetractedError(ValueError):
+    """The card was already taken back."""
 
 
 def _proposal(row: dict[str, Any]) -> CardProposal:
@@ -81,12 +90,40 @@ class CardsMixin(StoreBase):
             )
         return CardEntry(entry_id, player, color, points, day, reason, actor, at, proposal_id)
 
-    def cards(self, *, player: str | None = None) -> list[CardEntry]:
-        sql, params = "SELECT * FROM cards", []
+    def cards(self, *, player: str | None = None, include_retracted: bool = False) -> list[CardEntry]:
+        """The ledger's cards in the order given; those taken back only when asked."""
+        sql, params = "SELECT * FROM cards WHERE 1 = 1", []
         if player is not None:
-            sql += " WHERE player = ?"
+            sql += " AND player = ?"
             params.append(player)
+        if not include_retracted:
+            sql += " AND retracted_at IS NULL"
         return [_entry(r) for r in self.db.query(sql + " ORDER BY id", params)]
+
+    def card(self, entry_id: int) -> CardEntry:
+        row = self._one("SELECT * FROM cards WHERE id = ?", (entry_id,))
+        if row is None:
+            raise LookupError(f"没有编号为 {entry_id} 的判罚")
+        return _entry(row)
+
+    def link_card_events(self, entry_id: int, event_ids: list[int]) -> None:
+        """Remember which game events card ``entry_id`` caused (in the caller's transaction)."""
+        with self.write() as conn:
+            conn.execute("UPDATE cards SET events = ? WHERE id = ?", (json.dumps(event_ids), entry_id))
+
+    def retract_card(self, entry_id: int, *, actor: str, at: datetime, why: str) -> CardEntry:
+        """Take a card back: it leaves the ledger but stays in its history, audited."""
+        with self.write() as conn:
+            entry = self.card(entry_id)
+            if not entry.standing:
+                raise CardRetractedError(f"判罚 #{entry_id} 已于 {iso(entry.retracted_at)} 撤销")
+            conn.execute(
+                "UPDATE cards SET retracted_at = ?, retracted_by = ?, retract_why = ? WHERE id = ?",
+                (iso(at), actor, why, entry_id),
+            )
+            self.audit(actor, "card.retracted", {"entry": entry_id, "player": entry.player,
+                                                 "color": entry.color.value, "why": why}, at=at)
+        return self.card(entry_id)
 
     def propose_card(
         self,

@@ -144,6 +144,14 @@ class CardEntry:
     actor: str
     at: datetime
     proposal_id: int | None = None
+    events: tuple[int, ...] = ()  # the game events this card caused (send-off, badge draw)
+    retracted_at: datetime | None = None  # taken back by the director (kept as history)
+    retracted_by: str | None = None
+    retract_why: str | None = None
+
+    @property
+    def standing(self) -> bool:
+        return self.retracted_at is None
 
 
 @dataclass(frozen=True, slots=True)

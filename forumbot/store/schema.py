@@ -235,6 +235,72 @@ def _v6_alarms(db: sqlite_utils.Database) -> None:
     db["alarms"].create_index(["cleared_at"])
 
 
+def _v7_card_retraction(db: sqlite_utils.Database) -> None:
+    """A card the director takes back stays in the ledger's history, marked; ``events``
+    keeps the ids of the game events the card caused (a send-off, a badge draw), so
+    taking it back takes them back too."""
+    for column in ("retracted_at", "retracted_by", "retract_why", "events"):
+        db.execute(f"ALTER TABLE cards ADD COLUMN {column} TEXT")
+
+
+def _v8_notify(db: sqlite_utils.Database) -> None:
+    """The director by forum PM (``forumbot.notify``): the PMs the bot sends, claimed then
+    sent like posts (``notify_pms``); the codes it hands out for drafts and confirmations
+    (``notify_codes``); which matters it has told (``notify_told``); and every message of
+    the director's it has handled, with what it did (``notify_handled``: its pmid is the
+    primary key, written in the transaction that applies the commands)."""
+    db["notify_pms"].create(
+        {
+            "id": int,
+            "to_uid": int,
+            "purpose": str,  # notice | reply | foreign | test
+            "body": str,  # the text without the marker line
+            "marker": str,
+            "part": int,  # 1-based, of ``parts`` (a long text goes in several PMs)
+            "parts": int,
+            "state": str,  # queued | sending | sent | failed | dropped
+            "attempts": int,
+            "attempted_at": str,  # the agent's clock when the last attempt began
+            "since_pmid": int,  # the newest id of the conversation known before sending
+            "pmid": int,
+            "sent_at": str,
+            "last_error": str,
+            "detail": str,  # JSON: the matters told, the message answered
+            "created_at": str,
+            "updated_at": str,
+        },
+        pk="id",
+        not_null={"to_uid", "purpose", "body", "marker", "state", "created_at", "detail"},
+        defaults={"attempts": 0, "part": 1, "parts": 1},
+    )
+    db["notify_pms"].create_index(["marker"], unique=True)
+    db["notify_pms"].create_index(["state", "id"])
+    db["notify_codes"].create(
+        {
+            "code": str,
+            "kind": str,  # draft | event (an entry waiting for 确认)
+            "draft_id": int,
+            "payload": str,  # JSON (event: what to enter, and the state it was previewed on)
+            "issued_at": str,
+            "used_at": str,
+            "used_by": int,  # the pmid of the director's message that used it
+        },
+        pk="code",
+        not_null={"kind", "payload", "issued_at"},
+    )
+    db["notify_codes"].create_index(["draft_id"])
+    db["notify_told"].create(
+        {"matter": str, "key": str, "kind": str, "summary": str, "told_at": str, "pm_id": int},
+        pk="matter",
+        not_null={"key", "kind", "summary", "told_at"},
+    )
+    db["notify_handled"].create(
+        {"pmid": int, "from_uid": int, "at": str, "text": str, "effect": str, "handled_at": str},
+        pk="pmid",
+        not_null={"from_uid", "text", "effect", "handled_at"},
+    )
+
+
 Migration = Callable[[sqlite_utils.Database], None]
 
 MIGRATIONS: tuple[Migration, ...] = (
@@ -244,6 +310,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     _v4_event_game_time,
     _v5_page_fetches,
     _v6_alarms,
+    _v7_card_retraction,
+    _v8_notify,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

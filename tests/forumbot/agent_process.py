@@ -47,11 +47,12 @@ class LiveGame:
         return self.sim.add_post(self.world.tids[key], who, f"投票对象：{target}\n投票理由：测试")
 
 
-def live_game(tmp: Path, *, state_dir: Path | None = None, factor: float = 1.0, **agent: object) -> LiveGame:
+def live_game(tmp: Path, *, state_dir: Path | None = None, factor: float = 1.0, discuz: str = "x3",
+              **agent: object) -> LiveGame:
     """Day 1 at 11:00 game time, three votes in; polls every ``poll_interval_seconds``
     of game time (default 600: one pass, then a long wait)."""
     clock = AcceleratedClock(origin=GAME_START + timedelta(hours=2), factor=factor)
-    sim = Simulator(clock=clock)
+    sim = Simulator(clock=clock, discuz=discuz)
     world = build_world(sim)
     for who, target in (("饺子", "包子"), ("包子", "饺子"), ("汤圆", "饺子")):
         sim.add_post(world.tids["vote1"], who, f"投票对象：{target}\n投票理由：测试", at=GAME_START + timedelta(hours=1))

@@ -35,7 +35,7 @@ def test_agent_moderation__held_never_resent_released_then_published_and_edited(
         assert held.pid == (on_forum.pid if discuz == "x3" else None)  # 7.2 names no pid
         [alarm] = game.rt.store.alarms()
         assert alarm.key == f"moderation:{held.id}" and "等待审核" in alarm.text and "暂停" in alarm.text
-        assert "等待论坛审核" in cli(game, "drafts").output
+        assert "论坛审核中" in cli(game, "drafts").output
         assert "被论坛扣下等待审核" in cli(game, "status").output
 
         play(game, until=at(1, "10:45"))  # 包子 voted at 10:20: the count changed, and waits

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 
 import httpx
 import pytest
@@ -291,3 +291,31 @@ def test_pm__the_simulators_own_send_pm_is_what_the_bot_reads(forum: Forum) -> N
     (got,) = bot.read_conversation(forum.uid(DIRECTOR))
     assert (got.id, got.author, got.text) == (pmid, DIRECTOR, "批准 Z1")
     assert [m.text for m in forum.sim.pms_between(BOT, DIRECTOR)] == ["批准 Z1"]
+
+
+def test_pm__d72_seen_at_reads_the_one_window_that_reaches_back_far_enough() -> None:
+    """A poll that knows when everything up to ``since_id`` was listed reads one date
+    window (7.2 is windowed by date, not paged): today's when that was today — even on a
+    new day with nothing in it yet, where the id rule alone widens to the week — and the
+    week's across midnight."""
+    for forum in _forum("7.2"):
+        bot, director = forum.client(BOT), forum.client(DIRECTOR)
+        bot.login()
+        director.login()
+        old = director.send_pm(bot.uid, "早上的消息")
+        forum.clock.advance(1)
+        assert [m.id for m in bot.read_conversation(director.uid)] == [old.pmid]
+        seen = forum.clock.now()
+        forum.clock.set(seen.replace(hour=23, minute=59, second=58))
+        late = director.send_pm(bot.uid, "午夜前的消息")  # listed only after midnight
+        forum.clock.set(seen.replace(hour=0, minute=1, second=0) + timedelta(days=1))
+        before = len(forum.sim.requests)
+        assert [m.id for m in bot.read_conversation(director.uid, since_id=old.pmid, seen_at=seen)] == [late.pmid]
+        assert len(forum.sim.requests) - before == 1  # the week's window, at once
+        seen = forum.clock.now()
+        before = len(forum.sim.requests)
+        assert bot.read_conversation(director.uid, since_id=late.pmid, seen_at=seen) == []
+        assert len(forum.sim.requests) - before == 1  # today's, though nothing is in it
+        before = len(forum.sim.requests)
+        assert bot.read_conversation(director.uid, since_id=late.pmid) == []
+        assert len(forum.sim.requests) - before == 2  # without the hint: today (empty), then the week

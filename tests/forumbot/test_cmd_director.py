@@ -118,6 +118,20 @@ def test_cmd_card__ladder_and_notice_draft(played):
     rt.close()
 
 
+def test_cmd_card_undo__takes_a_card_back_with_a_notice(played):
+    _, config = played
+    assert invoke(config, "card", "Alice", "blue", "--why", "记错了").exit_code == 0
+    listed = invoke(config, "status").output
+    entry = int(listed.split("已给判罚 #")[-1].split("：")[0])
+    assert "Alice 蓝牌" in listed.split("已给判罚 #")[-1]
+    refused = invoke(config, "card-undo", str(entry), "--why", "给错了人", input="n\n")
+    assert refused.exit_code != 0 and "未执行" in refused.output and "Alice" in refused.output
+    done = invoke(config, "card-undo", str(entry), "--why", "给错了人", "--yes")
+    assert done.exit_code == 0 and "撤销通知草稿" in done.output, done.output
+    assert f"已给判罚 #{entry}" not in invoke(config, "status").output
+    assert ("director", "card.retracted") in audit_actions(config)
+
+
 def test_cmd_night__drafts_the_morning_announcement(played):
     _, config = played
     result = invoke(config, "night", "--day", "3", "--out", "Alice", "--yes")
@@ -133,6 +147,7 @@ def test_cmd_accelerate_substitute_count_now(played):
     assert invoke(config, "substitute", "烧卖", "替补甲", "--yes").exit_code == 0
     late = invoke(config, "count-now")  # 21:50: day 2's voting is over
     assert late.exit_code != 0 and "投票已截止" in late.output
+    assert late.output.startswith("错误：") and "Error" not in late.output  # the director reads Chinese
     assert invoke(config, "count-now", "--day", "3").exit_code != 0  # not started yet
     assert invoke(config, "accelerate", "--day", "9", "--yes").exit_code != 0  # no such day: one line
     assert invoke(config, "accelerate", "--day", "3", "--yes").exit_code == 0

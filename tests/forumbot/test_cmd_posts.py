@@ -65,7 +65,7 @@ def test_cmd_posts__not_a_thread_page_is_one_line_error(x3_dir) -> None:
 
 def test_cmd_posts__bad_zone(x3_dir) -> None:
     result = _run("--tz", "Mars/Base", "--pages", str(x3_dir / "viewthread-tid2-page2.html"))
-    assert result.exit_code == 1 and "unknown time zone: Mars/Base" in result.output
+    assert result.exit_code == 1 and "未知的时区：Mars/Base" in result.output
 
 
 def test_cmd_posts__help_has_example() -> None:

@@ -180,13 +180,19 @@ def test_parse_config__an_unknown_top_level_table_is_an_error_naming_it():
 def test_register_table__lets_another_part_add_its_own_table():
     from forumbot import config as module
 
-    with pytest.raises(ConfigError, match=r"\[notify\]"):
-        parse_config(SPEC_EXAMPLE + '\n[notify]\nemail = "x"\n')
-    module.register_table("notify")
+    with pytest.raises(ConfigError, match=r"\[webhook\]"):
+        parse_config(SPEC_EXAMPLE + '\n[webhook]\nurl = "x"\n')
+    module.register_table("webhook")
     try:
-        assert parse_config(SPEC_EXAMPLE + '\n[notify]\nemail = "x"\n').raw["notify"] == {"email": "x"}
+        assert parse_config(SPEC_EXAMPLE + '\n[webhook]\nurl = "x"\n').raw["webhook"] == {"url": "x"}
     finally:
-        module.TOP_LEVEL_TABLES.discard("notify")
+        module.TOP_LEVEL_TABLES.discard("webhook")
+
+
+def test_register_table__notify_is_registered_by_the_settings():
+    import forumbot.settings  # noqa: F401 - registers [notify]
+
+    assert parse_config(SPEC_EXAMPLE + '\n[notify]\nenabled = false\n').raw["notify"] == {"enabled": False}
 
 
 @pytest.mark.parametrize("players", [["Alice", "ALICE"], ["Alice", "Ａｌｉｃｅ"], ["饺子", " 饺子 "]])

@@ -89,5 +89,5 @@ def test_demo_generations__python_m_forumbot_demo_discuz_72_gbk():
     with redirect_stdout(out):
         assert demo.main(["--discuz", "7.2", "--gbk", "--quiet", "--keep-serving", "0"]) == 0
     text = out.getvalue()
-    assert "a simulated Discuz! 7.2 forum (GBK)" in text and "viewthread.php?tid=" in text
-    assert "9 bot posts" in text
+    assert "模拟的 Discuz! 7.2 论坛（GBK）" in text and "viewthread.php?tid=" in text
+    assert "机器人发帖 9 篇" in text

@@ -166,7 +166,7 @@ def _direct(page, desk_url: str, run: Run, said: Said, thread: threading.Thread)
             f"the game did not finish in {WALL_BUDGET_S:.0f} s; game time {run.game.clock.now()}; "
             f"the demo said:\n{said.text()}")
         entered = {day for day, _, _ in run.nights}
-        due = [int(d) for d in re.findall(r"the night before day (\d+) waits for you", said.text())
+        due = [int(d) for d in re.findall(r"第(\d+)日前的夜晚等待你录入", said.text())
                if int(d) not in entered]
         if due:
             _enter_night(page, desk_url, due[0], run)
@@ -223,7 +223,7 @@ def test_desk_demo_browser__director_approved_every_wait_in_the_browser(run):
     assert [(day, out) for day, out, _ in run.nights] == list(NIGHTS.items())
     # the announcement each night drafted is the one approved next
     assert [d for _, _, d in run.nights] == [a.draft_id for a in run.approvals if a.kind == "公示"]
-    assert "the night before day 2 waits for you" in run.said and "night before day 3 waits" in run.said
+    assert "第2日前的夜晚等待你录入" in run.said and "第3日前的夜晚等待你录入" in run.said
     assert run.game.rt.outbox.awaiting_approval() == []
     assert run.game.errors == []
 

@@ -13,16 +13,22 @@ Flask's test client on games kept in a store (``game_support``):
 from __future__ import annotations
 
 import html
+import json
+import os
 import re
 import lxml.html
 import pytest
+from click.testing import CliRunner
 
 from forumbot import director
+from forumbot.cli import main
+from forumbot.clock import AcceleratedClock
 from forumbot.desk import create_app
 from forumbot.desk.texts import state_zh
 from forumbot.gamelog import EventSpec
 from forumbot.instance import InstanceLock, lock_path
 from forumbot.outbox import DraftKind, DraftState
+from forumbot.runtime import CLOCK_ENV, clock_to_env
 from tests.forumbot.game_support import at, store_game, vote_tid
 from tests.forumbot.test_desk_chinese import PLAYERS, _publish, english, mid_game
 from tests.forumbot.outbox_fakes import FakeForum
@@ -502,9 +508,23 @@ def test_desk_events__game_over_when_the_director_says_so_and_undone(mid):
     waiting = now.split('id="waiting"')[1].split("</section>")[0]
     assert "前夜的结果尚未录入" not in waiting and "指定继任者" not in waiting
     assert "1 篇帖子发送失败" in waiting  # what is still undone is still said
+    # forumbot status says it too, and stops asking for the next night
+    said = director.status(m.rt, m.game.clock.now())
+    assert said.over and said.over.startswith("游戏已结束：好人阵营胜利（狼人全部出局）")
+    assert not [line for line in said.waiting_for if "前夜" in line or "继任" in line]
+    os.environ[CLOCK_ENV] = clock_to_env(AcceleratedClock(origin=m.game.clock.now(), factor=1.0))
+    try:
+        shown = CliRunner().invoke(main, ["status", "--config", str(m.rt.config.path)], catch_exceptions=False)
+        as_json = CliRunner().invoke(main, ["status", "--json", "--config", str(m.rt.config.path)],
+                                     catch_exceptions=False)
+    finally:
+        os.environ.pop(CLOCK_ENV, None)
+    assert "游戏已结束：好人阵营胜利" in shown.output and "前夜的结果尚未录入" not in shown.output
+    assert json.loads(as_json.output)["game_over"].startswith("游戏已结束：好人阵营胜利")
     response = desk.post("/game/resume", {"why": "宣布错了"})
     assert "已撤销游戏结束" in desk.get(response.headers["Location"])
     assert 'id="game-over"' not in desk.get("/")
+    assert director.status(m.rt, m.game.clock.now()).over is None
     actions = [e.action for e in m.rt.store.audit_log()]
     assert actions[-2:] == ["game.over", "game.resumed"]
 

@@ -253,6 +253,30 @@ def test_a_badge_drawn_mid_day_weighs_at_the_deadline(simple14):
     assert all(v["weight"] == (2 if v["voter"] == outcome.badge_to else 1) for v in tally["votes"] if v["valid"])
 
 
+def test_a_red_card_taken_back_undoes_the_send_off_and_the_badge_draw(simple14):
+    """Issue 12: every destructive action is undoable. A red card given to the wrong
+    sheriff: taking it back restores the ledger, the player, the badge and the count."""
+    simple14.vote(2, "10:00", "包子", "月饼")
+    simple14.vote(2, "10:10", "饺子", "月饼")
+    before = simple14.tally(2)
+    simple14.at(at(2, "20:00"))
+    outcome = director.give_card(simple14.rt, "饺子", "red", "恶意刷屏", at(2, "20:00"), seed=7)
+    (entry,) = simple14.rt.store.cards()
+    assert simple14.state().is_out("饺子") and len(entry.events) == 2
+    preview = director.preview_take_back_card(simple14.rt, entry.id, at(2, "20:05"))
+    text = "\n".join(preview.lines())
+    assert "红牌" in text and "已罚下 → 蓝牌 0，黄牌 0" in text and preview.impact is not None
+    assert simple14.rt.store.cards() == [entry]  # a preview writes nothing
+    _, notice = director.take_back_card(simple14.rt, entry.id, "记错了人", at(2, "20:06"))
+    assert simple14.rt.store.cards() == [] and not simple14.rt.store.card(entry.id).standing
+    assert not simple14.state().is_out("饺子")
+    assert director.badge(simple14.rt, at(2, "20:07")).sheriff == "饺子" != outcome.badge_to
+    assert simple14.tally(2)["counts"] == before["counts"]
+    assert notice is not None and "【撤销判罚】饺子：红牌" in notice.body and "记错了人" in notice.body
+    with pytest.raises(DirectorError, match="已于"):
+        director.take_back_card(simple14.rt, entry.id, "再撤一次", at(2, "20:08"))
+
+
 # ------------------------------------------------------------------ the badge
 
 

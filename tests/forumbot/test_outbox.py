@@ -134,13 +134,13 @@ def test_outbox__diff_against_last_published_of_same_kind_and_thread(
     outbox: Outbox, forum: FakeForum
 ) -> None:
     first = outbox.create_draft("final_count", 12, "包子 3票\n汤圆 1票", now=T0, day=1)
-    assert "(nothing published yet)" in outbox.diff_against_last_published(first.id)
+    assert "（此前未发布过）" in outbox.diff_against_last_published(first.id)
     outbox.approve(first.id, "director", now=T0)
     outbox.publish_pending(forum, T0)
     outbox.create_draft("final_count", 99, "另一帖", now=T0)  # other thread: not compared
     second = outbox.create_draft("final_count", 12, "包子 3票\n汤圆 2票", now=T0, day=2)
     diff = outbox.diff_against_last_published(second.id).splitlines()
-    assert diff[0] == f"--- published #{first.id} (pid {outbox.get(first.id).pid})"
+    assert diff[0] == f"--- 已发布的 #{first.id}（pid {outbox.get(first.id).pid}）"
     assert "-汤圆 1票" in diff and "+汤圆 2票" in diff and " 包子 3票" in diff
 
 

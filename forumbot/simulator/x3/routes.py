@@ -65,13 +65,7 @@ class X3Routes(X3PmRoutes):
 
     # ---- reading ---------------------------------------------------------------------------
     def index(self, req: Request, visit: Visit) -> Response:
-        with self.data.lock:
-            rows = []
-            for board in self.data.boards.values():
-                threads = [t for t in self.data.threads.values() if t.fid == board.fid]
-                posts = sum(len(self.data.visible_posts(t.tid)) for t in threads)
-                rows.append((board, len(threads), posts))
-        return self.html(render.forum_index(self.ctx(visit), rows))
+        return self.html(render.forum_index(self.ctx(visit), self.data.board_rows()))
 
     def forumdisplay(self, req: Request, visit: Visit) -> Response:
         fid = req.int_arg("fid")

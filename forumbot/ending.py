@@ -1,4 +1,4 @@
-"""When the game is over, as the desk says it.
+"""When the game is over (the desk, ``forumbot status`` and the service say it).
 
 Two ways a game ends (docs/decisions.md, "The director's desk"):
 
@@ -21,12 +21,16 @@ from datetime import datetime
 
 from engine.state import GameState
 from forumbot import announce
-from forumbot.desk.texts import WINNER_ZH, hm
 from forumbot.gamelog import DIRECTOR, DirectorError
 from forumbot.outbox import DraftState
 from forumbot.runtime import Runtime
+from forumbot.wording import WINNER_ZH
 
 META_KEY = "desk:game_over"
+
+
+def hm(at: datetime | None) -> str:
+    return f"{at:%m-%d %H:%M}" if at else "—"
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,405 @@
+"""The director by forum PM, once per pass of the agent (``Agent._pass`` calls ``tick``).
+
+One pass, in this order:
+
+1. read the conversation with the director (one request: the newest page on X3.5, pages
+   or the mobile API as the client decides; today's window on 7.2) — every pass, not the
+   inbox's unread list first: that costs the same one request, and opening a conversation
+   clears its unread mark even for a message of the current second that the read cannot
+   list yet, so the unread list would hide it for good;
+2. every ``others_check_minutes``: the inbox's unread list (one request), for commands
+   from anyone else (refused, audited, answered once an hour at most);
+3. in ONE transaction: the director's new messages carried out (each message recorded
+   with what it did, by its pmid: a message read twice is applied once), the matters due
+   to be told, and the PM that answers and tells them — one PM, not one per matter;
+4. if the director approved or re-sent something: those posts are published now, BEFORE
+   any PM (see below);
+5. the PMs sent (exactly once: ``pmbox``).
+
+Order of sends. On X3.5 a PM and a thread reply share the sender's flood clock: a PM is
+refused within 15 s of any post or PM (the client waits 16 s before one), while a reply
+right after a PM is accepted (checked on a real X3.5). So thread posts go first in every
+pass — the agent publishes before calling ``tick``, and ``tick`` publishes what the
+director's PM just approved before sending its own PMs — and PMs go last, where waiting
+for the flood clock delays nothing but themselves. The next pass is a poll interval
+later, past the clock. 7.2 keeps no shared clock.
+
+Reading. The director's messages are read with ``since_id`` one read behind the newest
+id seen: a message of the current second is not listed, and a slow request of the same
+second can be listed with a higher id first; re-reading one pass's messages costs
+nothing (they are recorded by pmid) and loses none. The first read of a game only sets
+where reading starts: older messages (another game's commands) are never carried out.
+
+Nothing here runs while the forum is unreachable this pass (a PM goes through the same
+forum); errors talking to the forum are noted in the pass's report like the agent's own.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+from forumbot import errors
+from forumbot.health import storage_problem
+from forumbot.notify.codes import Codes
+from forumbot.notify.commands import parse
+from forumbot.notify.handle import ACTOR, Handler
+from forumbot.notify.pmbox import PmBox, SendOutcome
+from forumbot.notify.tell import (HELP, NOTIFY_ALARM_KEY, NOTIFY_ALARM_KIND, Matter, current_matters,
+                                  in_quiet_hours, notice_text)
+from forumbot.outbox import PublisherBusyError
+from forumbot.runtime import Runtime
+from forumbot.store.codec import iso
+from parsers.pm import PrivateMessage
+
+if TYPE_CHECKING:  # pragma: no cover
+    from forumbot.agent import Agent, TickReport
+    from forumbot.discuz import DiscuzClient
+
+__all__ = ["ACTOR", "FOREIGN_ACTOR", "Notifier", "PassResult"]
+
+log = logging.getLogger("forumbot.notify")
+
+FOREIGN_ACTOR = "forum_user"  # the audit's actor for a command from someone else
+HELP_EVERY = timedelta(hours=1)  # the help for a message without a command, at most this often
+FOREIGN_ANSWER_EVERY = timedelta(hours=1)  # the refusal to one other user, at most this often
+_PM_REFUSED_ZH = {
+    "UnknownRecipient": "论坛说收件人不存在",
+    "PmNotAccepted": "对方不接收机器人的短消息（黑名单、只接收好友的消息，或 uid 不存在）",
+    "PmDailyLimit": "超过了论坛每日短消息的数量限制",
+    "RobotForbidden": "论坛把机器人当成了搜索引擎（请把 `[bot].user_agent` 改成普通浏览器的）",
+    "NoPermission": "机器人账号没有发短消息的权限",
+    "NewbiePeriod": "机器人账号在新手见习期，不能发短消息",
+}
+
+
+@dataclass
+class PassResult:
+    """What one pass of the notifier did (for logs and tests)."""
+
+    read: list[PrivateMessage] = field(default_factory=list)  # the director's new messages
+    commands: int = 0
+    queued: list[int] = field(default_factory=list)  # PM rows queued
+    told: list[str] = field(default_factory=list)  # matters told
+    sent: list[SendOutcome] = field(default_factory=list)
+    foreign: int = 0  # commands from others, refused
+
+
+class Notifier:
+    def __init__(self, rt: Runtime, client: DiscuzClient | None, *,
+                 publish: Callable[[datetime, TickReport], None] | None = None,
+                 note: Callable[[TickReport, str, Exception], None] | None = None) -> None:
+        self.rt = rt
+        self.client = client
+        self.publish = publish
+        self.note = note
+        self.codes = Codes(rt.store)
+        self.pmbox = PmBox(rt.store)
+
+    @classmethod
+    def for_agent(cls, agent: Agent) -> Notifier:
+        return cls(agent.rt, agent.client, publish=agent.publish, note=agent._note)
+
+    @property
+    def settings(self):
+        return self.rt.settings.notify
+
+    # ------------------------------------------------------------------ the pass
+
+    def tick(self, now: datetime, report: TickReport) -> PassResult | None:
+        if not self.settings.enabled or self.client is None or report.unreachable:
+            return None
+        result = PassResult()
+        uid = self.director_uid(now)
+        if uid is None:
+            return result
+        try:
+            self._pass(uid, now, report, result)
+        except errors.ForumUnavailable as exc:  # the forum is down: the pass says so (outage, backoff)
+            if self.note is not None:
+                self.note(report, "director's PMs", exc)
+            else:
+                log.warning("director's PMs: %s", exc)
+        except errors.ForumError as exc:
+            # A refusal of the PM pages is no reason to slow the game's polling down: it is
+            # logged, and one the director must know of is an alarm (on the desk, in status).
+            log.warning("director's PMs: %s: %s", type(exc).__name__, exc)
+            if type(exc).__name__ in _PM_REFUSED_ZH:
+                self._cannot_reach(exc, now)
+        except Exception as exc:  # noqa: BLE001 - the PMs never stop the game's counting
+            if storage_problem(exc, self.rt.store.path) is not None:
+                raise
+            log.exception("director's PMs: unexpected error")
+            report.errors.append(f"director's PMs: {type(exc).__name__}: {exc}")
+        return result
+
+    def _pass(self, uid: int, now: datetime, report: TickReport, result: PassResult) -> None:
+        director_messages = self._read_director(uid) if self.settings.commands else []
+        foreign = self._read_others(uid, now) if self.settings.commands else []
+        changed = self._decide(uid, director_messages, foreign, now, result)
+        if changed and self.publish is not None:
+            self.publish(now, report)  # what the director just approved goes before any PM
+        self._drop_stale(now)
+        result.sent = self.send_pending(now)
+
+    # ------------------------------------------------------------------ who the director is
+
+    def director_uid(self, now: datetime) -> int | None:
+        """``[notify].director_uid``, or the uid of the director's posts in the game's
+        threads (the director opens them). Kept in the store; a config change (another
+        director) looks again."""
+        s = self.settings
+        if s.director_uid is not None:
+            return s.director_uid
+        name = s.director
+        if not name:
+            return None
+        cached = json.loads(self.rt.store.get_meta("notify:director") or "{}")
+        if cached.get("name") == name and isinstance(cached.get("uid"), int):
+            return cached["uid"]
+        uid = self._uid_from_posts(name)
+        if uid is None:
+            if self.rt.store._one("SELECT 1 AS x FROM posts LIMIT 1") is not None:
+                self.rt.store.raise_alarm(
+                    NOTIFY_ALARM_KIND, NOTIFY_ALARM_KEY,
+                    f"找不到导演“{name}”的论坛 uid（游戏的帖子里没有导演发的帖），机器人无法给导演发站内信。"
+                    "请在配置的 `[notify]` 里写上 `director_uid = 导演的uid`（导演个人空间地址里 uid= 后面的数字），"
+                    "然后重启机器人", at=now, detail={"director": name})
+            return None
+        self.rt.store.set_meta("notify:director", json.dumps({"name": name, "uid": uid}, ensure_ascii=False))
+        log.info("the director %s is uid %d (from their posts)", name, uid)
+        return uid
+
+    def _uid_from_posts(self, name: str) -> int | None:
+        rows = self.rt.store.db.query("SELECT DISTINCT author, author_uid FROM posts WHERE author_uid IS NOT NULL")
+        wanted = unicodedata.normalize("NFKC", name).casefold()
+        exact = [r["author_uid"] for r in rows if r["author"] == name]
+        if exact:
+            return int(exact[0])
+        folded = {int(r["author_uid"]) for r in self.rt.store.db.query(
+            "SELECT DISTINCT author, author_uid FROM posts WHERE author_uid IS NOT NULL")
+                  if unicodedata.normalize("NFKC", r["author"] or "").casefold() == wanted}
+        return folded.pop() if len(folded) == 1 else None
+
+    # ------------------------------------------------------------------ reading
+
+    def _meta_int(self, key: str) -> int | None:
+        value = self.rt.store.get_meta(key)
+        return int(value) if value and value.lstrip("-").isdigit() else None
+
+    def conversation_top(self, uid: int) -> int | None:
+        """The newest pmid seen in the conversation with ``uid`` (None: never read)."""
+        return self._meta_int(f"notify:top:{uid}")
+
+    def _read_director(self, uid: int) -> list[PrivateMessage]:
+        assert self.client is not None
+        store = self.rt.store
+        floor = self._meta_int(f"notify:floor:{uid}")
+        top = self.conversation_top(uid)
+        floor_at = store.get_meta(f"notify:floor_at:{uid}")
+        began = self.rt.clock.now()
+        messages = self.client.read_conversation(uid, since_id=floor,
+                                                 seen_at=datetime.fromisoformat(floor_at) if floor_at else None)
+        newest = max([m.id for m in messages] + [top or 0])
+        with store.write():
+            # One read behind: what this read listed is read again next pass (see above).
+            # ``floor_at``: when a read listed everything up to the floor (7.2 reads one
+            # date window reaching back that far).
+            store.set_meta(f"notify:floor:{uid}", str(newest if top is None else top))
+            store.set_meta(f"notify:floor_at:{uid}", began.isoformat() if top is None else
+                           (store.get_meta(f"notify:top_at:{uid}") or began.isoformat()))
+            store.set_meta(f"notify:top:{uid}", str(newest))
+            store.set_meta(f"notify:top_at:{uid}", began.isoformat())
+            if top is None:
+                # The game's first read: where reading starts. Nothing older is a command.
+                store.audit("bot", "notify.started", {"director_uid": uid, "from_pmid": newest}, at=began)
+                return []
+        return [m for m in messages if not m.own and not self._handled(m.id)]
+
+    def _handled(self, pmid: int) -> bool:
+        return self.rt.store._one("SELECT 1 AS x FROM notify_handled WHERE pmid = ?", (pmid,)) is not None
+
+    def _read_others(self, director: int, now: datetime) -> list[PrivateMessage]:
+        """Unread conversations with anyone but the director, every ``others_check_minutes``."""
+        assert self.client is not None
+        last = self.rt.store.get_meta("notify:others_at")
+        every = timedelta(minutes=self.settings.others_check_minutes)
+        if last and now - datetime.fromisoformat(last) < every:
+            return []
+        self.rt.store.set_meta("notify:others_at", now.isoformat())
+        found: list[PrivateMessage] = []
+        for conversation in self.client.unread_conversations():
+            if conversation.uid in (director, self.client.uid):
+                continue
+            since = self.conversation_top(conversation.uid)
+            messages = self.client.read_conversation(conversation.uid, since_id=since)
+            newest = max([m.id for m in messages] + [since or 0])
+            self.rt.store.set_meta(f"notify:top:{conversation.uid}", str(newest))
+            found += [m for m in messages if not m.own and not self._handled(m.id)]
+        return found
+
+    # ------------------------------------------------------------------ deciding
+
+    def _decide(self, uid: int, messages: list[PrivateMessage], foreign: list[PrivateMessage], now: datetime,
+                result: PassResult) -> bool:
+        """The commands carried out, their record, and the PMs to send — one transaction."""
+        store = self.rt.store
+        changed = False
+        with store.write():
+            answers: list[str] = []
+            bot_lines = [line for text in self.pmbox.recent_texts() for line in text.split("\n")]
+            for message in messages:
+                if self._handled(message.id):
+                    continue
+                commands = parse(message.text, bot_lines=bot_lines)
+                handler = Handler(self.rt, self.codes, now, message.id)
+                handler.run(commands)
+                said = handler.answers
+                if not commands and self._due("notify:help_at", HELP_EVERY, now):
+                    said = ["没有在你的消息里看到指令。" + HELP]
+                    store.set_meta("notify:help_at", now.isoformat())
+                answers += said
+                changed = changed or handler.changed
+                result.commands += len(commands)
+                self._record(message, uid, handler.effects, now)
+                result.read.append(message)
+            result.foreign += self._foreign(foreign, now, result)
+            matters = self._due_matters(now, answering=bool(answers))
+            if answers or matters:
+                body = "\n\n".join(answers + ([notice_text(matters, self._code_for(now))] if matters else []))
+                rows = self.pmbox.queue(uid, body, purpose="reply" if answers else "notice", now=now,
+                                        charset=self._charset(),
+                                        detail={"matters": [m.matter for m in matters],
+                                                "answering": [m.id for m in result.read]})
+                result.queued += [r.id for r in rows]
+                for m in matters:
+                    store.db.conn.execute(
+                        "INSERT OR REPLACE INTO notify_told (matter, key, kind, summary, told_at, pm_id)"
+                        " VALUES (?, ?, ?, ?, ?, ?)", (m.matter, m.key, m.kind, m.summary, iso(now), rows[0].id))
+                if matters:
+                    store.set_meta("notify:last_told_at", now.isoformat())
+                    store.audit("bot", "notify.told", {"matters": [m.key for m in matters], "pm": rows[0].id}, at=now)
+                result.told += [m.matter for m in matters]
+        return changed
+
+    def _record(self, message: PrivateMessage, from_uid: int, effects: list[dict[str, Any]], now: datetime) -> None:
+        self.rt.store.db.conn.execute(
+            "INSERT INTO notify_handled (pmid, from_uid, at, text, effect, handled_at) VALUES (?, ?, ?, ?, ?, ?)",
+            (message.id, from_uid, iso(message.time), self.rt.store.scrub(message.text),
+             json.dumps(effects, ensure_ascii=False, sort_keys=True), iso(now)))
+
+    def _due(self, key: str, every: timedelta, now: datetime) -> bool:
+        last = self.rt.store.get_meta(key)
+        return not last or now - datetime.fromisoformat(last) >= every
+
+    def _foreign(self, messages: list[PrivateMessage], now: datetime, result: PassResult) -> int:
+        """Commands from anyone but the director: not carried out, audited, answered (at
+        most once an hour per user, so nobody can make the bot write PMs at will)."""
+        refused = 0
+        for message in messages:
+            commands = parse(message.text)
+            if not commands or message.uid is None:
+                continue
+            refused += len(commands)
+            detail = {"uid": message.uid, "name": message.author, "pmid": message.id,
+                      "commands": [c.text for c in commands]}
+            self.rt.store.audit(FOREIGN_ACTOR, "notify.foreign", detail, at=now)
+            log.warning("PM from %s (uid %s) with commands %s: not the director, ignored", message.author,
+                        message.uid, [c.text for c in commands])
+            answer = self.settings.answer_others and self._due(f"notify:answered:{message.uid}",
+                                                                FOREIGN_ANSWER_EVERY, now)
+            self._record(message, message.uid, [{**detail, "result": "ignored", "answered": answer}], now)
+            if answer:
+                self.rt.store.set_meta(f"notify:answered:{message.uid}", now.isoformat())
+                rows = self.pmbox.queue(message.uid, "你不是本局的导演，机器人不执行你的指令（已记录）。"
+                                                     "如有需要，请直接联系导演。", purpose="foreign", now=now,
+                                        charset=self._charset(), detail={"answering": [message.id]})
+                result.queued += [r.id for r in rows]
+        return refused
+
+    def _due_matters(self, now: datetime, *, answering: bool) -> list[Matter]:
+        """The matters to tell now: not told yet, of a wanted kind; held back in quiet hours
+        and within ``min_interval_seconds`` of the last notice — unless a PM goes anyway."""
+        s = self.settings
+        untold = [m for m in current_matters(self.rt, now, s.kinds)
+                  if self.rt.store._one("SELECT 1 AS x FROM notify_told WHERE matter = ?", (m.matter,)) is None]
+        if not untold or answering:
+            return untold
+        if in_quiet_hours(now, s.quiet_hours):
+            return []
+        if not self._due("notify:last_told_at", timedelta(seconds=s.min_interval_seconds), now):
+            return []
+        return untold
+
+    def _code_for(self, now: datetime) -> Callable[[Matter], str | None]:
+        def code_for(matter: Matter) -> str | None:
+            if matter.draft_id is None:
+                return None
+            # A failed draft that fails again is a new matter: a new code (the old one was
+            # spent by 重发, or is stale with the retry).
+            told_before = self.rt.store._one("SELECT 1 AS x FROM notify_told WHERE key = ? AND matter != ?",
+                                             (matter.key, matter.matter)) is not None
+            return self.codes.draft_code(matter.draft_id, at=now, fresh=told_before)
+        return code_for
+
+    def _charset(self) -> str:
+        return self.client.charset if self.client is not None and self.client.charset else "utf-8"
+
+    def _drop_stale(self, now: datetime) -> None:
+        """A notice still queued from an earlier pass (the forum refused it for now) whose
+        matters all ended is not sent after all."""
+        current = {m.matter for m in current_matters(self.rt, now)}
+        for row in self.pmbox.rows("queued", purpose="notice"):
+            told = row.detail.get("matters") or []
+            if told and not any(m in current for m in told):
+                self.pmbox.drop(row.id, "every matter it told has ended", now=now)
+
+    # ------------------------------------------------------------------ sending
+
+    def send_pending(self, now: datetime) -> list[SendOutcome]:
+        """Send what is queued (exactly once, under the outbox's publish lock). A forum
+        that cannot be reached raises ``ForumUnavailable`` after the outcome is kept."""
+        if not self.pmbox.pending():
+            return []
+        assert self.client is not None
+        try:
+            with self.rt.outbox.exclusive():
+                outcomes = self.pmbox.send_pending(self.client, self.rt.clock.now,
+                                                   conversation_top=self.conversation_top,
+                                                   pause=self.client.transport.pause)
+        except PublisherBusyError:
+            log.info("another process is sending: the director's PMs wait for the next pass")
+            return []
+        for outcome in outcomes:
+            row = self.pmbox.get(outcome.row)
+            if outcome.how in ("sent", "found"):
+                if outcome.pmid is not None:
+                    top = self.conversation_top(row.to_uid) or 0
+                    self.rt.store.set_meta(f"notify:top:{row.to_uid}", str(max(top, outcome.pmid)))
+                if row.purpose != "foreign":
+                    self.rt.store.clear_alarm(NOTIFY_ALARM_KEY, at=self.rt.clock.now())
+            elif outcome.how == "failed" and row.purpose != "foreign" and outcome.error is not None:
+                self._cannot_reach(outcome.error, now)
+            elif outcome.error is not None and isinstance(outcome.error, errors.ForumUnavailable):
+                raise outcome.error  # noted in the pass's report by ``tick``
+        return outcomes
+
+    def _cannot_reach(self, exc: errors.ForumError, now: datetime) -> None:
+        why = _PM_REFUSED_ZH.get(type(exc).__name__)
+        if why is None:
+            from forumbot.desk.texts import forum_error
+            from forumbot.notify.handle import plain
+
+            why = plain(forum_error(f"{type(exc).__name__}: {exc.message}").text) or "论坛拒绝"
+        self.rt.store.raise_alarm(
+            NOTIFY_ALARM_KIND, NOTIFY_ALARM_KEY,
+            f"机器人无法给导演发站内信或读取站内信：{why}。待办只能在导演台或 `forumbot status` 查看；"
+            "请检查 `[notify]` 的设置（导演的 uid）和机器人账号的短消息权限", at=now,
+            detail={"error": f"{type(exc).__name__}: {exc.message}"})
+
+

@@ -1,0 +1,62 @@
+"""The Chinese words for the codes a director sees: draft kinds and states, cards, flags,
+card proposals, who did something, rule sets. One table each, used by the CLI, the desk,
+the alarms, the attention list and the game log alike, so a screen never says a thing
+one way here and another there (and never falls back to the English code)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+DRAFT_KIND_ZH = {
+    "running_count": "计票",
+    "final_count": "最终计票",
+    "announcement": "公示",
+    "card_notice": "判罚通知",
+    "count_reply": "计票回复",
+    "acceleration_notice": "加速通知",
+    "badge_notice": "警长通知",
+}
+# By stored value: a state another part adds is said here before its enum member exists.
+DRAFT_STATE_ZH = {
+    "draft": "待审批",
+    "approved": "已批准，等待发出",
+    "publishing": "发送中",
+    "published": "已发布",
+    "pending_moderation": "论坛审核中",
+    "failed": "发送失败",
+    "rejected": "已驳回",
+    "superseded": "已被取代",
+}
+CARD_ZH = {"blue": "蓝牌", "yellow": "黄牌", "red": "红牌", "points": "扣分"}
+FLAG_ZH = {"edit": "编辑", "zombie": "诈尸", "font": "字体", "evidence": "贴证", "target": "对象不明",
+           "unknown_target": "对象不明"}
+PROPOSAL_ZH = {"lurking_day": "潜水（单日）", "lurking_span": "潜水（连续三日）", "no_vote": "未投票",
+               "zombie": "诈尸", "font": "字体", "evidence": "贴证"}
+PROPOSAL_STATE_ZH = {"proposed": "待处理", "accepted": "已接受", "dismissed": "已忽略"}
+ACTOR_ZH = {"director": "导演", "bot": "机器人", "director(pm)": "导演（站内信）", "forum_user": "其他论坛用户"}
+# How a game ended, as the director declares it.
+WINNERS = (("good", "好人阵营胜利"), ("wolf", "狼人阵营胜利"), ("third", "第三方胜利"), ("other", "其他结局"))
+WINNER_ZH = dict(WINNERS)
+RULESET_ZH = {"s09": "官方规则S09", "s10": "官方规则S10", "simple14": "14人简易规则", "dual": "双身份规则"}
+
+
+def _value(code: Any) -> str:
+    return str(getattr(code, "value", code))
+
+
+def draft_kind_zh(kind: Any) -> str:
+    return DRAFT_KIND_ZH.get(_value(kind), "帖子")
+
+
+def draft_state_zh(state: Any) -> str:
+    return DRAFT_STATE_ZH.get(_value(state), "未知状态")
+
+
+def card_zh(color: Any) -> str:
+    return CARD_ZH.get(_value(color), "判罚")
+
+
+__all__ = [
+    "ACTOR_ZH", "CARD_ZH", "DRAFT_KIND_ZH", "DRAFT_STATE_ZH", "FLAG_ZH", "PROPOSAL_STATE_ZH",
+    "PROPOSAL_ZH", "RULESET_ZH", "WINNERS", "WINNER_ZH", "card_zh", "draft_kind_zh", "draft_state_zh",
+]

@@ -1,0 +1,87 @@
+"""The director's PM text read as commands (``forumbot.notify.commands``): what people type
+— full-width, spaces or none, 批准#12, several commands in one message, a quoted earlier PM
+— and the splitting of a long text into PMs (``forumbot.notify.pmbox.split_text``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from forumbot.notify.commands import Verb, clean, parse
+from forumbot.notify.pmbox import split_text
+
+
+def one(text: str, **kw):
+    [command] = parse(text, **kw)
+    return command
+
+
+@pytest.mark.parametrize("text", ["批准 K7M3", "批准K7M3", "批准　Ｋ７Ｍ３", "批准 k7m3", " 批准  K7M3 。",
+                                  "好的，批准 K7M3，谢谢", "批准\u200bK7M3", "同意 K7M3"])
+def test_commands__approve_as_people_type_it(text):
+    c = one(text)
+    assert c.verb is Verb.APPROVE and [r.code for r in c.refs] == ["K7M3"] and c.problem is None
+
+
+@pytest.mark.parametrize("text, draft", [("批准#12", 12), ("批准 #12", 12), ("批准＃１２", 12), ("批准 12", 12),
+                                         ("批准 # 12", 12)])
+def test_commands__a_draft_number_works_too(text, draft):
+    assert [r.draft_id for r in one(text).refs] == [draft]
+
+
+def test_commands__several_refs_and_several_commands():
+    commands = parse("批准 K7M3、P4T9 和 #5\n查看A3C4 驳回 #6 理由：票数不对，12楼改票没引用\n状态")
+    assert [(c.verb, [str(r) for r in c.refs]) for c in commands] == [
+        (Verb.APPROVE, ["K7M3", "P4T9", "#5"]), (Verb.VIEW, ["A3C4"]), (Verb.REJECT, ["#6"]), (Verb.STATUS, [])]
+    assert commands[2].reason == "票数不对，12楼改票没引用"  # as typed: Chinese punctuation kept
+
+
+@pytest.mark.parametrize("text, reason", [("驳回 K7M3 理由：票数不对", "票数不对"), ("驳回K7M3，票数不对", "票数不对"),
+                                          ("驳回 K7M3 理由:漏了烧卖", "漏了烧卖"), ("拒绝 K7M3 原因是重复了", "重复了")])
+def test_commands__reject_keeps_the_reason(text, reason):
+    c = one(text)
+    assert c.verb is Verb.REJECT and c.reason == reason and c.problem is None
+
+
+def test_commands__what_is_missing_is_said():
+    assert "理由" in one("驳回 K7M3").problem
+    assert "编号" in one("批准").problem
+    assert "编号" in one("批准12楼").problem  # 12楼 is a floor, not a draft
+    assert parse("我再看看再批准") == []  # a word in a sentence is not a command
+    assert parse("谢谢导演") == []
+
+
+def test_commands__nights_and_the_sheriff():
+    c = one("夜晚 第2日 出局：汤圆、Alice")
+    assert (c.verb, c.day, c.players) == (Verb.NIGHT, 2, ("汤圆", "Alice"))
+    assert (one("平安夜 第三日").day, one("平安夜 第三日").players) == (3, ())
+    assert one("夜晚 第十二日 出局：无").players == ()
+    assert one("夜晚 出局 汤圆").day is None  # the awaited night is used
+    assert "出局的玩家" in one("夜晚 第2日").problem
+    assert (one("警长 饺子").verb, one("警长 饺子").player) == (Verb.SHERIFF, "饺子")
+    assert one("警长是谁？").verb is Verb.STATUS
+    assert parse("昨天夜晚好冷") == []  # 夜晚 inside a sentence
+
+
+def test_commands__a_quoted_earlier_pm_is_not_read_as_commands():
+    bot = "【待你处理】第1日已截止，最终计票 #9 待审批\n　回复「批准 K7G6」发出，「查看 K7G6」看全文\n（forumbot:pm-3fa9c1-2-0b5e2d）"
+    pasted = f"{bot}\n驳回 K7G6 理由：票数不对"
+    assert [c.verb for c in parse(pasted, bot_lines=bot.split("\n"))] == [Verb.REJECT]
+    assert [c.verb for c in parse(f"[quote]{bot}[/quote]\n查看 K7G6")] == [Verb.VIEW]
+    assert [c.verb for c in parse("> 回复「批准 K7G6」发出\n状态")] == [Verb.STATUS]
+    # a command typed by hand is never taken for a quote, even when the bot's PM had it
+    assert [c.verb for c in parse("批准 K7G6", bot_lines=bot.split("\n"))] == [Verb.APPROVE]
+
+
+def test_commands__clean_keeps_the_directors_words():
+    assert clean("[QUOTE]批准 K7G6[/quote]好的") == "\n好的"
+
+
+def test_split_text__parts_fit_and_join_back():
+    body = "\n".join(f"{i}：" + "饺子" * 30 for i in range(100))
+    parts = split_text(body, 1000, "utf-8")
+    assert len(parts) > 5 and all(len(p.encode("utf-8")) <= 1000 for p in parts)
+    assert "\n".join(parts) == body
+    one_line = "汤" * 1000
+    assert "".join(split_text(one_line, 301, "gbk")) == one_line
+    assert all(len(p.encode("gbk")) <= 301 for p in split_text(one_line, 301, "gbk"))
+    assert split_text("短", 1000, "utf-8") == ["短"]
