@@ -252,7 +252,7 @@ class GameSlot:
     def check_finished(self, now: datetime, state: GameState | None = None) -> None:
         """Over (the director said so, or the last configured day's final count is out)
         and nothing approved left to send: no more passes; the game stays listed."""
-        from forumbot.desk.ending import game_over
+        from forumbot.ending import game_over
 
         assert self.rt is not None
         over = game_over(self.rt, state or current_state(self.rt.config, self.rt.store))
