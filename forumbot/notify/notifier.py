@@ -100,6 +100,9 @@ class Notifier:
         self.note = note
         self.codes = Codes(rt.store)
         self.pmbox = PmBox(rt.store)
+        # Whether a PM may go now (None: always; the client waits for the flood clock).
+        # ``forumbot serve`` sets it: PMs wait for the shared account's clock in the queue.
+        self.may_send: Callable[[], bool] | None = None
 
     @classmethod
     def for_agent(cls, agent: Agent) -> Notifier:
@@ -371,7 +374,8 @@ class Notifier:
             with self.rt.outbox.exclusive():
                 outcomes = self.pmbox.send_pending(self.client, self.rt.clock.now,
                                                    conversation_top=self.conversation_top,
-                                                   pause=self.client.transport.pause)
+                                                   pause=self.client.transport.pause,
+                                                   may_send=self.may_send)
         except PublisherBusyError:
             log.info("another process is sending: the director's PMs wait for the next pass")
             return []

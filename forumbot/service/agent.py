@@ -6,7 +6,10 @@ same pass, the same rules, the same outbox — with what the scheduler decides a
   re-read of a whole day, and no day decided while one of its threads is only partly
   read (a running count from half a thread would be wrong);
 * no new post while the account's flood clock is running: the draft stays approved and
-  the scheduler comes back when the clock is free (no thread waits 15 s on it).
+  the scheduler comes back when the clock is free (no thread waits 15 s on it);
+* the same for the director's PMs (``[notify]``): they go through the shared session and
+  count on the same clock (on X3.5 a PM right after a reply is refused: 两次发送短消息太快),
+  so a PM stays queued while the clock runs and is sent on the pass that comes back.
 """
 
 from __future__ import annotations
@@ -24,11 +27,14 @@ class ServiceAgent(Agent):
         super().__init__(*args, **kwargs)
         self.due: set[int] | None = None  # the threads this pass reads (None: every active one)
         self.held_for_flood: list[int] = []  # drafts this pass left for the flood clock
+        self.pms_held = False  # the director's PMs this pass left for the flood clock
+        self.notifier.may_send = self._may_send_pm
 
     def pass_over(self, threads: Collection[int] | None) -> TickReport:
         """One pass reading ``threads`` (of the active ones; None: all of them)."""
         self.due = None if threads is None else set(threads)
         self.held_for_flood = []
+        self.pms_held = False
         try:
             return self.tick()
         finally:
@@ -66,6 +72,18 @@ class ServiceAgent(Agent):
             super().process_day(day, now, report)
         finally:
             self.client.page_budget = budget
+
+    def _may_send_pm(self) -> bool:
+        session = getattr(self.client, "session", None)
+        if session is None or session.write_free(self.rt.clock.now()):
+            return True
+        self.pms_held = True
+        return False
+
+    @property
+    def waiting_write(self) -> bool:
+        """Something this pass left for the account's flood clock (a post or a PM)."""
+        return bool(self.held_for_flood or self.pms_held)
 
     def render_at_publish(self, draft: Draft, now: datetime) -> Refresh | None:
         refresh = super().render_at_publish(draft, now)

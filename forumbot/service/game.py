@@ -237,7 +237,7 @@ class GameSlot:
         plan.threads = threads
         plan.last_pass = now if report is not None else plan.last_pass
         plan.changed = False
-        plan.waiting_write = bool(report is not None and self.agent.held_for_flood)
+        plan.waiting_write = bool(report is not None and self.agent.waiting_write)
         plan.crossing = self._next_crossing(now, state)
 
     def _next_crossing(self, now: datetime, state: GameState) -> datetime | None:
