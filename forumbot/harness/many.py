@@ -131,15 +131,17 @@ def _fill_day(game: ManyGame, posts: int, start: datetime, rnd: random.Random) -
 
 
 def write_games(many: ManyGames, folder: Path, base_url: str, *, state: Path | None = None,
-                bot: dict[str, object] | None = None, **agent: object) -> None:
+                bot: dict[str, object] | None = None, notify: dict[str, object] | None = None,
+                **agent: object) -> None:
     """Each game's config as ``folder/NAME.toml``, its database ``state/NAME.sqlite``
-    (``state`` defaults to ``folder``)."""
+    (``state`` defaults to ``folder``); ``notify``: the ``[notify]`` keys (off unless given)."""
     folder.mkdir(parents=True, exist_ok=True)
     state = state or folder
     for game in many.games:
         game.config = folder / f"{game.name}.toml"
         game.database = state / f"{game.name}.sqlite"
-        write_config(game.config, game.world, base_url, game.database, plan=game.plan, bot=bot, **agent)
+        write_config(game.config, game.world, base_url, game.database, plan=game.plan, bot=bot, notify=notify,
+                     **agent)
 
 
 __all__ = ["FORUM", "ManyGame", "ManyGames", "build_games", "name_of", "write_games"]

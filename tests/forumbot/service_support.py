@@ -106,7 +106,7 @@ class Served:
 
 def served(tmp: Path, count: int, *, votes: int = 3, deadline: timedelta = timedelta(hours=8),
            elapsed: timedelta = timedelta(hours=2), factor: float = FACTOR, names: list[str] | None = None,
-           posts: int = 0, seed: int = 0, **agent: object) -> Served:
+           posts: int = 0, seed: int = 0, notify: dict[str, object] | None = None, **agent: object) -> Served:
     """``count`` games on one simulator, day 1 begun ``elapsed`` ago with its deadline
     ``deadline`` after its start; each game's first ``votes`` players have voted."""
     clock = AcceleratedClock(origin=GAME_START + elapsed, factor=factor)
@@ -119,7 +119,7 @@ def served(tmp: Path, count: int, *, votes: int = 3, deadline: timedelta = timed
             game.vote(who, people[(i + 1) % len(people)], at=GAME_START + timedelta(minutes=10 + i))
     base = sim.start()
     folder = tmp / "games"
-    write_games(many, folder, base, **{**AGENT, **agent})
+    write_games(many, folder, base, notify=notify, **{**AGENT, **agent})
     return Served(many, sim, clock, folder)
 
 

@@ -165,3 +165,81 @@ def test_service__idle_passes_do_not_retally(tmp_path, monkeypatch):
         assert set(calls) == {"二"}
     finally:
         s.stop()
+
+
+def _bot_pms(s, game) -> list:
+    from forumbot.scenario import BOT
+
+    bot = s.sim.data.user(BOT).uid
+    return [m for m in s.sim.pms_between(BOT, game.director) if m.fromuid == bot]
+
+
+def _code(pms, draft_id: int) -> str | None:
+    """The code the bot gave for the draft (as ``notify_support.NotifyGame.code_of``)."""
+    import re
+
+    for m in reversed(pms):
+        for line in m.text.split("\n"):
+            if re.search(rf"#{draft_id}(?!\d)", line):
+                found = re.search(r"「(?:批准|重发) ([A-Z0-9]{4})」", m.text[m.text.index(line):])
+                if found:
+                    return found.group(1)
+    return None
+
+
+def test_service__director_by_pm_in_two_games_one_session_no_flood_refusal(tmp_path, monkeypatch):
+    """Two games with the director by forum PM ([notify]) on one account: each game's
+    notifier tells its own director and carries out the approval, its PMs go through the
+    shared session (one login) and keep the flood clock with the posts — on X3.5 a PM
+    within 15 s of a post is refused (两次发送短消息太快): the forum refuses none. Nor does
+    a PM hold the scheduler (every game) while the clock runs: it waits in its queue."""
+    from forumbot.scenario import BOT
+    from forumbot.service.pool import Session
+
+    held: list[float] = []
+    real_await = Session.await_write
+
+    def await_write(session) -> None:
+        if session.last_write is not None:
+            left = session.last_write + session.flood_seconds - session._now_seconds()
+            if left > 1:
+                held.append(left)
+        real_await(session)
+
+    monkeypatch.setattr(Session, "await_write", await_write)
+    s = served(tmp_path, 2, names=["甲局", "乙局"], notify={"enabled": True}).start(desk=False)
+    try:
+        wait_for(lambda: len(s.many.bot_posts()) >= 2, timeout=90)  # both running counts, at once
+        drafts = {}
+        for game in s.many.games:  # a card notice waits in each game (as the director's commands leave it)
+            rt = s.open(game.name)
+            try:
+                drafts[game.name] = rt.outbox.create_draft(DraftKind.CARD_NOTICE, game.tids["progress"],
+                                                           f"{game.name}：判罚通知", now=rt.clock.now()).id
+            finally:
+                rt.close()
+        codes = {}
+        for game in s.many.games:
+            codes[game.name] = wait_for(lambda g=game: _code(_bot_pms(s, g), drafts[g.name]), timeout=90)
+        for game in s.many.games:  # both directors approve at once, by PM
+            s.sim.send_pm(game.director, BOT, f"批准 {codes[game.name]}")
+        for game in s.many.games:
+            wait_for(lambda g=game: any(p.author == BOT and f"{g.name}：判罚通知" in p.message
+                                        for p in s.sim.posts(g.tids["progress"])), timeout=90)
+        wait_for(lambda: all(len(_bot_pms(s, g)) >= 2 for g in s.many.games), timeout=90)  # "done" answers
+        assert s.errors == []
+        assert s.sim.data.flood_refusals == 0
+        assert s.sim.data.pm_flood_refusals == 0
+        assert s.many.login_posts() == 1
+        for game in s.many.games:  # published once, in its own game only
+            notices = [p for t in s.many.games for p in s.sim.posts(t.tids["progress"])
+                       if p.author == BOT and f"{game.name}：判罚通知" in p.message]
+            assert [p.tid for p in notices] == [game.tids["progress"]]
+            assert all(game.name not in m.text for other in s.many.games if other is not game
+                       for m in _bot_pms(s, other))
+        writes = sorted([p.dateline for p in s.many.bot_posts()]
+                        + [m.at for g in s.many.games for m in _bot_pms(s, g)])
+        assert min(gaps(writes)) >= s.sim.settings.floodctrl
+        assert held == []  # nothing sent had to wait for the clock in the scheduler's thread
+    finally:
+        s.stop()
