@@ -52,13 +52,17 @@ class ServiceSettings:
         return replace(self, **{k: v for k, v in options.items() if v is not None})
 
     def desk_token(self) -> str | None:
-        """The desk's login token: ``desk_token_file`` (a file only the user can read) or
-        ``FORUMBOT_DESK_TOKEN``; None when neither is set."""
-        if self.desk_token_file is not None:
-            from forumbot.secrets import SecretError, read_password_file
+        """The desk's login token: ``desk_token_file`` (a file only the user can read),
+        ``FORUMBOT_DESK_TOKEN``, or the systemd credential ``desk-token``; None when none
+        is set (the desk then reads ``FORUMBOT_DESK_TOKEN`` itself)."""
+        from forumbot.secrets import DESK_TOKEN_CREDENTIAL, SecretError, credential_file, read_password_file
 
+        path = self.desk_token_file
+        if path is None and not os.environ.get("FORUMBOT_DESK_TOKEN"):
+            path = credential_file(DESK_TOKEN_CREDENTIAL)  # systemd: LoadCredential=desk-token:FILE
+        if path is not None:
             try:
-                return read_password_file(self.desk_token_file)
+                return read_password_file(path)
             except SecretError as exc:
                 where = self.source or "forumbot serve"
                 raise ConfigError(f"{where}: [service].desk_token_file: "
