@@ -82,6 +82,29 @@ def test_service_desk__one_login_for_the_list_and_every_game(games):
     desk.close()
 
 
+def test_service_desk__the_game_list_and_a_broken_game_speak_chinese(games):
+    """What a director sees of the service — the list (with a game in error, an alarm, a
+    deadline and its countdown), the login and a broken game's page — has no English
+    outside the raw detail kept for the operator."""
+    from dataclasses import replace
+
+    from tests.forumbot.test_desk_chinese import english
+
+    clock = SimClock(start=at(1, "10:00"))
+    games = [replace(games[0], deadline=at(1, "23:00"), alarms=("机器人账号被论坛禁言",), failed=1,
+                     last_pass=at(1, "09:59")), *games[1:]]
+    desk = ServiceDesk(FakeService(games, clock), host="0.0.0.0", clock=clock, token=TOKEN)
+    client = Client(desk)
+    where = {"REMOTE_ADDR": "192.0.2.7"}
+    assert english(client.get("/login", environ_base=where).get_data(as_text=True)) == []
+    _login(client, "/login", TOKEN)
+    listing = client.get("/", environ_base=where).get_data(as_text=True)
+    assert "第1日" in listing and "23:00" in listing and "13小时" in listing  # the time left, as served
+    assert english(listing, names=()) == []
+    assert english(client.get("/g/丙局/", environ_base=where).get_data(as_text=True), names=()) == []
+    desk.close()
+
+
 def test_service_desk__wrong_tokens_on_any_game_count_for_the_whole_desk(games):
     clock = SimClock(start=at(1, "10:00"))
     desk = ServiceDesk(FakeService(games, clock), host="0.0.0.0", clock=clock, token=TOKEN)
