@@ -14,8 +14,9 @@ log = logging.getLogger("forumbot.service")
 
 
 @click.command("serve")
-@click.option("--games", "games", type=click.Path(file_okay=False),
-              help="The folder of game configs (NAME.toml, or NAME/game.toml).")
+@click.option("--games", "games", envvar="FORUMBOT_GAMES", type=click.Path(file_okay=False),
+              help="The folder of game configs (NAME.toml, or NAME/game.toml); or set FORUMBOT_GAMES "
+                   "(as --game NAME and status --all read it).")
 @click.option("--service", "service_file", envvar="FORUMBOT_SERVICE", type=click.Path(dir_okay=False),
               help="The service file ([service]: games, desk_host, desk_port, log_file…); or set FORUMBOT_SERVICE.")
 @click.option("--desk-host", default=None, help="Address of the desk (default 127.0.0.1).")

@@ -38,6 +38,9 @@ def test_service_cli__one_service_per_folder_one_agent_per_game(tmp_path):
         second = s.cli("serve", "--games", str(s.folder), "--no-desk", env=env)
         assert second.returncode != 0 and "已有一个 forumbot serve 在运行" in second.stderr
         assert f"pid {proc.pid}" in second.stderr
+        # the folder from FORUMBOT_GAMES, as the systemd unit's environment file gives it
+        by_env = s.cli("serve", "--no-desk", env={**s.env(), "FORUMBOT_GAMES": str(s.folder)})
+        assert by_env.returncode != 0 and "已有一个 forumbot serve 在运行" in by_env.stderr
         # forumbot run on a game the service holds refuses and says it is the service
         run = s.cli("run", "--once", "--game", "第三局", env=env)
         assert run.returncode != 0 and "forumbot serve" in run.stderr and f"pid {proc.pid}" in run.stderr
@@ -107,3 +110,30 @@ def test_service_scan__which_files_are_games(tmp_path):
     found = scan(tmp_path)
     assert sorted(found) == ["第三局", "第五局"]
     assert found["第五局"].path == tmp_path / "第五局" / "game.toml"
+
+
+def test_service_cli__the_password_from_a_systemd_credential(tmp_path):
+    """As the unit in docs/forumbot.service runs it: no FORUMBOT_PASSWORD, the folder from
+    FORUMBOT_GAMES, the password in $CREDENTIALS_DIRECTORY/forum-password (0440: the ACL
+    mask systemd's credential files show) — the service logs in once and posts."""
+    import os
+
+    from forumbot.scenario import PASSWORD
+
+    s = served(tmp_path, 2, names=["甲", "乙"])
+    credentials = tmp_path / "credentials"
+    credentials.mkdir()
+    (credentials / "forum-password").write_text(PASSWORD + "\n", encoding="utf-8")
+    os.chmod(credentials / "forum-password", 0o440)
+    env = {k: v for k, v in s.env().items() if k != "FORUMBOT_PASSWORD"}
+    env.update(FORUMBOT_GAMES=str(s.folder), CREDENTIALS_DIRECTORY=str(credentials))
+    proc = s.forumbot("serve", "--no-desk", env=env)
+    try:
+        wait_for(lambda: all(g.bot_posts() for g in s.many.games) or proc.poll() is not None, timeout=60)
+        assert proc.poll() is None, proc.stderr.read()
+        assert s.many.login_posts() == 1
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=30)
+        s.sim.stop()
+    assert PASSWORD not in err
