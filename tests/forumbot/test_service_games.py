@@ -13,7 +13,7 @@ import shutil
 import pytest
 
 from forumbot.outbox import DraftKind, DraftState
-from tests.forumbot.service_support import bot_times, gaps, served, wait_for
+from tests.forumbot.service_support import AGENT, bot_times, gaps, served, wait_for
 
 
 def _published(s, kind=DraftKind.RUNNING_COUNT) -> bool:
@@ -241,5 +241,13 @@ def test_service__director_by_pm_in_two_games_one_session_no_flood_refusal(tmp_p
                         + [m.at for g in s.many.games for m in _bot_pms(s, g)])
         assert min(gaps(writes)) >= s.sim.settings.floodctrl
         assert held == []  # nothing sent had to wait for the clock in the scheduler's thread
+        # Each game reads its director's PMs once per poll interval, not on every
+        # per-thread pass (a PM read takes the shared account's throttle like a thread read).
+        for game in s.many.games:
+            uid = s.sim.data.user(game.director).uid
+            reads = [r.at for r in s.sim.requests if r.method == "GET" and r.query.get("subop") == "view"
+                     and r.query.get("touid") == str(uid)]
+            span = (reads[-1] - reads[0]).total_seconds()
+            assert len(reads) <= span / AGENT["poll_interval_seconds"] + 4, (len(reads), span)
     finally:
         s.stop()
