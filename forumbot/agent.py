@@ -17,7 +17,7 @@ import logging
 import random
 import threading
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, timezone
 from typing import Callable
 
 from engine.activity import propose_cards
@@ -27,7 +27,7 @@ from forumbot.alarms import AlarmKind, AlarmWatch, moderation_text
 from forumbot.discuz import DiscuzClient, ReplyResult, ThreadCursor as ClientCursor
 from forumbot.clock import wait
 from forumbot.drafting import count_body, counts_only
-from forumbot.errors import ForumError, ForumRefused, ForumUnavailable, PostNotFound
+from forumbot.errors import ForumError, ForumRefused, ForumUnavailable, PostNotFound, ThreadNotFound
 from forumbot.game import ballots_for, count_day, current_state, state_for_day
 from forumbot.health import STATE, Health, storage_problem
 from forumbot.outbox import (Draft, DraftKind, DraftState, Outbox, PublishHow, PublishOutcome, Refresh,
@@ -54,6 +54,30 @@ def tally_digest(tally: dict) -> str:
     """What a running count shows, hashed: votes, counts, abstentions, non-voters, result."""
     shown = {k: tally.get(k) for k in ("votes", "counts", "abstain", "non_voters", "result")}
     return hashlib.sha256(json.dumps(shown, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+
+
+NEVER = datetime.max.replace(tzinfo=timezone.utc)
+# Running counts that hold back the next one for the interval (not rejected or replaced).
+RUNNING_COUNT_LIVE = tuple(s for s in DraftState if s not in (DraftState.REJECTED, DraftState.SUPERSEDED))
+
+
+def day_basis(store, day: DayWindow) -> tuple:
+    """What deciding ``day`` depends on, cheaply: the posts of its threads (how many, the
+    newest pid, their floors), the newest post version (an edit), event, outbox change,
+    draft, stored tally, card and card proposal, and SQLite's ``data_version`` (it
+    changes when another connection — the desk, a director's command — commits). Equal
+    bases mean the day's rulings, tally and drafts would come out the same."""
+    tids = sorted(day.threads())
+    marks = ", ".join("?" * len(tids)) or "NULL"
+    row = store.db.execute(
+        "SELECT (SELECT COUNT(*) || ':' || IFNULL(MAX(pid), 0) || ':' || TOTAL(floor)"
+        f"         FROM posts WHERE tid IN ({marks})),"
+        " (SELECT MAX(id) FROM post_versions), (SELECT MAX(id) || ':' || COUNT(*) FROM events),"
+        " (SELECT MAX(id) FROM outbox_history), (SELECT MAX(id) FROM outbox),"
+        " (SELECT MAX(id) FROM snapshots), (SELECT MAX(id) FROM cards),"
+        " (SELECT MAX(id) FROM card_proposals)", tids).fetchone()
+    version = store.db.execute("PRAGMA data_version").fetchone()[0]
+    return (day, *row, version)
 
 
 def final_drafts(outbox: Outbox, day: int) -> list[Draft]:
@@ -125,6 +149,8 @@ class Agent:
         self.progress = progress
         self.health = health or Health()
         self._recovered = False
+        # day → (day_basis, recheck_at) of the last time the day was decided (process_day)
+        self._settled: dict[int, tuple[tuple, datetime]] = {}
         self.watch = AlarmWatch(
             rt.store, rt.outbox, username=rt.settings.bot.username, config=str(rt.config.path),
             outage_after=timedelta(minutes=rt.settings.agent.outage_alarm_minutes))
@@ -332,16 +358,21 @@ class Agent:
         return draft is not None and draft.state is DraftState.PUBLISHED
 
     def poll(self, now: datetime, report: TickReport) -> None:
+        for tid in self.threads_to_poll(now):
+            try:
+                self.poll_thread(tid, now, report)
+            except (ForumUnavailable, ThreadNotFound) as exc:  # a thread gone: the others are read
+                self._note(report, f"thread {tid}", exc)
+
+    def threads_to_poll(self, now: datetime) -> list[int]:
+        """What a pass reads: every thread of the active days, once each. (The service's
+        scheduler narrows it to the threads due now: ``forumbot.service``.)"""
         state = current_state(self.rt.config, self.rt.store)
         tids: dict[int, str] = {}
         for day in self.active_days(state, now):
             for tid, role in day.threads().items():
                 tids.setdefault(tid, role)
-        for tid in sorted(tids):
-            try:
-                self.poll_thread(tid, now, report)
-            except ForumUnavailable as exc:
-                self._note(report, f"thread {tid}", exc)
+        return sorted(tids)
 
     def poll_thread(self, tid: int, now: datetime, report: TickReport, *, rescan: bool = False) -> None:
         store = self.rt.store
@@ -359,8 +390,9 @@ class Agent:
                                first_page=saved.last_page if saved else 1, last_page=cursor.last_page,
                                total_pages=cursor.total_pages, pids=[p.pid for p in posts], result=result,
                                started_at=began, ended_at=self.rt.clock.now())
-        store.save_cursor(ThreadCursor(cursor.tid, cursor.last_page, cursor.last_pid,
-                                       cursor.total_pages, cursor.ppp, now))
+            # In the same transaction: one commit (one fsync) per read, not two.
+            store.save_cursor(ThreadCursor(cursor.tid, cursor.last_page, cursor.last_pid,
+                                           cursor.total_pages, cursor.ppp, now))
         report.new_posts += len(result.new)
         report.edited_posts += len(result.edited)
         if result.new or result.edited:
@@ -383,6 +415,43 @@ class Agent:
     # ------------------------------------------------------------------ deciding
 
     def process_day(self, day: DayWindow, now: datetime, report: TickReport) -> None:
+        """Rule, tally, draft and settle one day — unless nothing it depends on changed
+        since it last ran: the day's posts, the events, the outbox, the stored tallies and
+        cards, any other process's write (``day_basis``), and no moment that matters
+        passed (``recheck_at``). An idle pass then costs its poll requests and a few
+        indexed queries, not a re-tally of every post of the day."""
+        basis = day_basis(self.rt.store, day)
+        settled = self._settled.get(day.number)
+        if settled is not None and settled[0] == basis and now < settled[1]:
+            return
+        errors = len(report.errors)
+        self.decide_day(day, now, report)
+        # The basis from before this run: what the run itself wrote (a tally, a draft, a
+        # result) makes the next pass run once more, and that one finds nothing to do. A
+        # run cut short by the forum (the deadline's re-read) is not remembered at all.
+        if len(report.errors) == errors:
+            self._settled[day.number] = (basis, self.recheck_at(day, now))
+
+    def recheck_at(self, day: DayWindow, now: datetime) -> datetime:
+        """The next moment that changes what ``decide_day`` does with unchanged data: the
+        deadline (the re-read, then the final count once the settle delay is over), and
+        before it the end of the running-count interval of the day's newest count (a
+        changed tally waits for it)."""
+        a = self.rt.settings.agent
+        settle = day.deadline + timedelta(minutes=a.final_count_delay_minutes)
+        if now >= settle:
+            return NEVER
+        if now >= day.deadline:
+            return settle
+        moments = [day.deadline]
+        if day.vote_thread is not None:
+            interval = timedelta(minutes=a.running_count_interval_minutes)
+            moments += [d.created_at + interval for d in self.rt.outbox.drafts(*RUNNING_COUNT_LIVE)
+                        if d.kind is DraftKind.RUNNING_COUNT and d.day == day.number
+                        and d.created_at + interval > now]
+        return min(moments)
+
+    def decide_day(self, day: DayWindow, now: datetime, report: TickReport) -> None:
         rt = self.rt
         if now >= day.deadline and not rt.store.get_meta(f"rescanned:day{day.number}"):
             # Edits on earlier pages are only seen by reading them again: once, at the

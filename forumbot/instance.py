@@ -13,8 +13,9 @@ not served) — for ``forumbot status``. The record is a fixed-size block rewrit
 (``pwrite`` over bytes already on disk), so it can still be updated when the disk is
 full, which is exactly when the director needs to read it.
 
-A future service running several games holds one ``InstanceLock`` per game (one file per
-database) and one of its own (any path): nothing here is specific to the agent.
+``forumbot serve`` holds one ``InstanceLock`` per game (role ``service``: a ``forumbot run``
+on such a game refuses and names the service) and one of its own in the games folder
+(a second ``serve`` on the folder refuses): nothing here is specific to the agent.
 """
 
 from __future__ import annotations
@@ -144,8 +145,10 @@ class InstanceLock:
                     holder = Holder.from_record(_read_record(fd), running=True)
                     os.close(fd)
                     since = f"，自 {_short(holder.since)} 起" if holder.since else ""
+                    who = "forumbot serve（服务，运行文件夹里的每局游戏）" if holder.role == "service" \
+                        else "forumbot 代理程序"
                     raise InstanceBusy(
-                        f"这局游戏已有一个 forumbot 代理程序在运行（{holder.who()}{since}），"
+                        f"这局游戏已有一个 {who}在运行（{holder.who()}{since}），"
                         f"同一局只能运行一个：锁文件 {path}。导演命令（status、approve 等）和导演台"
                         f"可照常使用；要换掉它，先停止那个进程（例如 kill {holder.pid or 'PID'}）",
                         holder,
@@ -238,7 +241,8 @@ def status_lines(database: str | Path) -> list[str]:
         last = f"，上一轮在 {_short(holder.beat)}" if holder.beat else ""
         return [f"代理程序：未在运行{last}（forumbot run 启动后才会读帖、计票、发帖）"]
     beat = f"，最后一轮 {_short(holder.beat)}" if holder.beat else "，正在进行第一轮"
-    lines = [f"代理程序：运行中（{holder.who()}，自 {_short(holder.since)} 起{beat}）"]
+    by = "由 forumbot serve " if holder.role == "service" else ""
+    lines = [f"代理程序：{by}运行中（{holder.who()}，自 {_short(holder.since)} 起{beat}）"]
     for problem in holder.problems.values():
         lines.append(f"⚠ {problem.get('message', '')}（自 {_short(problem.get('since'))} 起）")
     desk = holder.desk or {}

@@ -10,6 +10,7 @@ import os
 import threading
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import httpx
 import jinja2
@@ -24,6 +25,9 @@ from forumbot.render import make_environment
 from forumbot.secrets import PasswordSource
 from forumbot.settings import Settings, load_settings
 from forumbot.store import Store
+
+if TYPE_CHECKING:
+    from forumbot.service.pool import SessionPool
 
 log = logging.getLogger("forumbot")
 
@@ -79,10 +83,18 @@ def open_runtime(config_path: str | Path, *, clock: Clock | None = None) -> Runt
 
 
 def make_client(rt: Runtime, *, http: httpx.Client | None = None,
-                stop: threading.Event | None = None) -> DiscuzClient:
+                stop: threading.Event | None = None, pool: "SessionPool | None" = None,
+                password_file: Path | None = None) -> DiscuzClient:
     """The bot's forum client. Requests are spaced in *game* time, so an accelerated
     demo clock spaces them proportionally; against a real forum the clock is real. Every
-    wait (throttle, retry backoff, flood control) ends at once when ``stop`` is set."""
+    wait (throttle, retry backoff, flood control) ends at once when ``stop`` is set.
+
+    With ``pool`` (``forumbot serve``), the client of the forum session every game of the
+    same forum and bot account shares: one login, one cookie jar, one throttle and one
+    flood clock (``forumbot.service.pool``). ``password_file``: where the password is
+    when the game's ``[bot].password_file`` does not say (the service's own setting)."""
+    if pool is not None:
+        return pool.client_for(rt)  # type: ignore[return-value]
     bot = rt.settings.bot
     base_url = rt.config.forum.base_url
     if not base_url:
@@ -90,7 +102,7 @@ def make_client(rt: Runtime, *, http: httpx.Client | None = None,
 
         raise ConfigError(f"{rt.config.path}: [forum].base_url: missing (the agent needs the forum's address)")
     answer = os.environ.get(bot.answer_env) if bot.question_id else None
-    source = PasswordSource(password_file=bot.password_file)
+    source = PasswordSource(password_file=bot.password_file or password_file)
     stop = stop if stop is not None else threading.Event()
     client = DiscuzClient(
         http or httpx.Client(timeout=httpx.Timeout(30.0, connect=10.0), follow_redirects=False),

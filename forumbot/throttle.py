@@ -38,3 +38,8 @@ class Throttle:
 
     def reset(self) -> None:
         self._last = None
+
+    @property
+    def ready_at(self) -> float | None:
+        """When (clock seconds) the next request may go without waiting; None: now."""
+        return None if self._last is None else self._last + self.min_interval

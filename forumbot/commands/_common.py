@@ -12,10 +12,65 @@ import click
 from forumbot.config import ConfigError
 from forumbot.runtime import Runtime, open_runtime
 
-config_option = click.option(
+_config = click.option(
     "--config", "config_path", envvar="FORUMBOT_CONFIG", default="config.toml", show_default=True,
     type=click.Path(dir_okay=False), help="The game's config file (or set FORUMBOT_CONFIG).",
 )
+_game = click.option(
+    "--game", "game_name", envvar="FORUMBOT_GAME", default=None, metavar="NAME",
+    help="A game of forumbot serve, by name (its config in the service's games folder: "
+         "FORUMBOT_SERVICE=service.toml, or FORUMBOT_GAMES=DIR). Instead of --config.",
+)
+
+
+def config_option(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """``--config FILE`` (one game), or ``--game NAME`` (a game of ``forumbot serve``,
+    resolved to its config in the service's folder): the command gets ``config_path``."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, game_name: str | None = None, **kwargs: Any) -> Any:
+        if game_name:
+            try:
+                kwargs["config_path"] = str(game_config(game_name))
+            except ConfigError as exc:  # the service file itself is wrong
+                raise click.ClickException(str(exc)) from None
+        return fn(*args, **kwargs)
+
+    return _config(_game(wrapper))
+
+
+def games_folder() -> Any:
+    """The service's games folder: ``FORUMBOT_GAMES``, or ``[service].games`` of the file
+    ``FORUMBOT_SERVICE`` names; None when neither is set."""
+    import os
+    from pathlib import Path
+
+    from forumbot.service.settings import load_service, service_from_env
+
+    if os.environ.get("FORUMBOT_GAMES"):
+        return Path(os.environ["FORUMBOT_GAMES"])
+    service = service_from_env()
+    return load_service(service).games if service is not None else None
+
+
+def game_config(name: str) -> Any:
+    """The config of the service's game ``name`` (a one-line error naming the folder and
+    the games it holds when there is no such game)."""
+    from forumbot.service.scanner import find_game, scan
+
+    folder = games_folder()
+    if folder is None:
+        raise click.UsageError("--game NAME needs the service: set FORUMBOT_SERVICE=service.toml "
+                               "(or FORUMBOT_GAMES=DIR), or give the game's --config")
+    try:
+        found = find_game(folder, name)
+        names = sorted(scan(folder)) if found is None else []
+    except OSError as exc:
+        raise click.ClickException(f"无法读取游戏文件夹 {folder}：{exc.strerror or exc}") from None
+    if found is None:
+        raise click.ClickException(f"游戏文件夹 {folder} 里没有名为「{name}」的游戏"
+                                   f"（有：{'、'.join(names) or '无'}）")
+    return found.path
 
 
 def _domain_errors() -> tuple[type[BaseException], ...]:

@@ -44,14 +44,23 @@ def _draft_line(d) -> str:
 @click.command("status")
 @config_option
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@click.option("--all", "every", is_flag=True,
+              help="Every game of forumbot serve, one line each (exit 3 when one needs a person).")
+@click.option("--games", "games_dir", type=click.Path(file_okay=False), default=None,
+              help="With --all: the games folder (default: FORUMBOT_SERVICE's, or FORUMBOT_GAMES).")
 @friendly
-def status(config_path: str, as_json: bool) -> None:
+def status(config_path: str, as_json: bool, every: bool, games_dir: str | None) -> None:
     """The game now: day, time left, tally, flags, the badge, what waits for you.
 
     Example: forumbot status --config game.toml
+    (or FORUMBOT_SERVICE=service.toml forumbot status --game 第三局, or --all)
     """
     from forumbot.instance import lock_path, probe, status_lines
 
+    if every:
+        from forumbot.service.summary import status_all
+
+        raise SystemExit(status_all(games_dir, as_json=as_json))
     with runtime(config_path) as rt:
         s = lib.status(rt, _now(rt))
         window = rt.config.rules.change_window_minutes

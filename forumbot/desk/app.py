@@ -51,9 +51,13 @@ class RuntimeHolder:
 
 def create_app(config_path: str | Path, *, host: str = DEFAULT_HOST, clock: Clock | None = None,
                token: str | None = None, poll_seconds: float = 10.0,
-               secret_key: bytes | None = None) -> Flask:
+               secret_key: bytes | None = None, limiter: LoginLimiter | None = None) -> Flask:
     """The desk for one game's config. ``host`` is where it will be bound: anything but
-    loopback requires a login with ``token`` (default: env ``FORUMBOT_DESK_TOKEN``)."""
+    loopback requires a login with ``token`` (default: env ``FORUMBOT_DESK_TOKEN``).
+
+    Under ``forumbot serve`` each game's desk is this app below ``/g/<name>/`` with the
+    service's ``secret_key`` and ``limiter``: one login (the session cookie is the same
+    for every game), one count of wrong tokens (``forumbot.desk.service``)."""
     token = token if token is not None else os.environ.get(TOKEN_ENV, "")
     needs_login = not is_loopback(host)
     if needs_login and len(token) < 8:
@@ -74,7 +78,7 @@ def create_app(config_path: str | Path, *, host: str = DEFAULT_HOST, clock: Cloc
         TRUSTED_HOSTS=list(LOOPBACK_NAMES) if not needs_login else None,
     )
     app.extensions["forumbot_runtime"] = RuntimeHolder(lambda: open_runtime(config_path, clock=clock))
-    app.extensions["forumbot_login_limiter"] = LoginLimiter()
+    app.extensions["forumbot_login_limiter"] = limiter or LoginLimiter()
     # Registered before the blueprint's guards, so a locked-out address is answered first.
     app.before_request(_refuse_locked_out_login)
     from forumbot.desk import changes  # noqa: F401 - registers the two-step changes on the blueprint

@@ -387,7 +387,8 @@ class DiscuzClient:
             raise UnexpectedPage(f"{what}: not a thread page: {err}", response=response) from err
 
     def read_new(
-        self, cursor: ThreadCursor, *, on_page: Callable[[int, int], None] | None = None
+        self, cursor: ThreadCursor, *, on_page: Callable[[int, int], None] | None = None,
+        max_pages: int | None = None,
     ) -> tuple[list[Post], ThreadCursor]:
         """Posts of every page from the cursor's last page on, and the advanced cursor.
 
@@ -396,6 +397,8 @@ class DiscuzClient:
         with nothing new costs one request: the last page, whose pids are all known and
         whose page count did not grow. A fresh ``ThreadCursor(tid)`` reads the whole
         thread; ``on_page(page, total)`` is told after each page (a progress bar).
+        ``max_pages`` stops after that many pages: the cursor then stands on the last page
+        read (``last_page < total_pages``) and the next call reads on from there.
         """
         first = self.fetch_page(cursor.tid, cursor.last_page)
         if first.page < cursor.last_page:
@@ -408,7 +411,7 @@ class DiscuzClient:
         current, total = first.page, first.total_pages
         if on_page:
             on_page(current, total)
-        while current < total:
+        while current < total and (max_pages is None or len(pages) < max_pages):
             following = self.fetch_page(cursor.tid, current + 1)
             if following.page <= current:  # clamped: the thread shrank meanwhile
                 break

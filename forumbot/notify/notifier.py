@@ -100,6 +100,12 @@ class Notifier:
         self.note = note
         self.codes = Codes(rt.store)
         self.pmbox = PmBox(rt.store)
+        # Whether a PM may go now (None: always; the client waits for the flood clock).
+        # ``forumbot serve`` sets it: PMs wait for the shared account's clock in the queue.
+        self.may_send: Callable[[], bool] | None = None
+        # Whether this pass reads the PMs (None: every pass). ``forumbot serve`` runs a
+        # game's passes per thread, several per poll interval: it reads them once per interval.
+        self.read_due: Callable[[datetime], bool] | None = None
 
     @classmethod
     def for_agent(cls, agent: Agent) -> Notifier:
@@ -139,8 +145,9 @@ class Notifier:
         return result
 
     def _pass(self, uid: int, now: datetime, report: TickReport, result: PassResult) -> None:
-        director_messages = self._read_director(uid) if self.settings.commands else []
-        foreign = self._read_others(uid, now) if self.settings.commands else []
+        read = self.settings.commands and (self.read_due is None or self.read_due(now))
+        director_messages = self._read_director(uid) if read else []
+        foreign = self._read_others(uid, now) if read else []
         changed = self._decide(uid, director_messages, foreign, now, result)
         if changed and self.publish is not None:
             self.publish(now, report)  # what the director just approved goes before any PM
@@ -371,7 +378,8 @@ class Notifier:
             with self.rt.outbox.exclusive():
                 outcomes = self.pmbox.send_pending(self.client, self.rt.clock.now,
                                                    conversation_top=self.conversation_top,
-                                                   pause=self.client.transport.pause)
+                                                   pause=self.client.transport.pause,
+                                                   may_send=self.may_send)
         except PublisherBusyError:
             log.info("another process is sending: the director's PMs wait for the next pass")
             return []

@@ -207,14 +207,19 @@ class PmBox:
 
     def send_pending(self, client: DiscuzClient, clock_now: Callable[[], datetime], *,
                      conversation_top: Callable[[int], int | None],
-                     pause: Callable[[float], None]) -> list[SendOutcome]:
+                     pause: Callable[[float], None],
+                     may_send: Callable[[], bool] | None = None) -> list[SendOutcome]:
         """Settle interrupted sends, then send what is queued, oldest first. Stops at the
         first PM whose fate is unknown or that the forum refused for now (the rest wait
         for the next pass: their order is the order the director reads them in).
         ``conversation_top(uid)``: the newest pmid known in that conversation (the lookup
-        of an interrupted send starts after it)."""
+        of an interrupted send starts after it). ``may_send()`` False: the next PM is not
+        sent now (``forumbot serve``: the account's flood clock is running; the PM stays
+        queued for a later pass rather than holding every game for 16 s)."""
         outcomes: list[SendOutcome] = []
         for row in self.pending():
+            if may_send is not None and not may_send():
+                break
             outcome = self._send_one(row, client, clock_now, conversation_top, pause)
             outcomes.append(outcome)
             if outcome.how in ("unresolved", "deferred"):

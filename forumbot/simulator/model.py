@@ -156,6 +156,8 @@ class ForumData:
     _next_tid: int = 1
     _next_pid: int = 1
     pms: PmStoreBase = field(init=False)  # private messages: the generation's UCenter
+    flood_refusals: int = 0  # replies refused for flood control (post_flood_ctrl), for tests
+    pm_flood_refusals: int = 0  # PMs refused for flood control (message_can_not_send_2), for tests
 
     def __post_init__(self) -> None:
         store = Ucenter15 if self.generation == "7.2" else UcenterX3

@@ -115,6 +115,8 @@ class AlarmsMixin(StoreBase):
                     actor: str = "bot") -> Alarm | None:
         """Clear the active alarm ``key`` (``detail`` is merged into its own, e.g. when the
         forum came back); None when none was active."""
+        if self.alarm(key) is None:
+            return None  # the agent clears what it does not see every pass: no write for nothing
         with self.write() as conn:
             current = self.alarm(key)
             if current is None:

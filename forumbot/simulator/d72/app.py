@@ -153,6 +153,7 @@ class D72App(ForumBase):
             return message("post_message_tooshort", minpostsize=s.minpostsize)
         if check_flood and s.floodctrl and user.last_post_at is not None:
             if (self.now() - user.last_post_at).total_seconds() <= s.floodctrl:
+                self.data.flood_refusals += 1
                 return message("post_flood_ctrl", floodctrl=s.floodctrl)
         return None
 

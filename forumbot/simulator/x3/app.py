@@ -183,6 +183,7 @@ class X3App(ForumBase):
         with self.data.lock:
             last = user.last_post_attempt
             if s.floodctrl and last is not None and (now - last).total_seconds() < s.floodctrl:
+                self.data.flood_refusals += 1
                 return message("post_flood_ctrl", floodctrl=s.floodctrl)
             user.last_post_attempt = now
         return None

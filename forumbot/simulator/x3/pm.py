@@ -116,6 +116,8 @@ class X3PmRoutes(X3App):
         if s.floodctrl and user.last_post_at is not None:
             waited = int(now.timestamp()) - int(user.last_post_at.timestamp())
             if s.floodctrl - waited > 0:
+                with self.data.lock:
+                    self.data.pm_flood_refusals += 1
                 return message("message_can_not_send_2"), None
         newbie = self.newbie_outcome(visit)
         if newbie is not None:
@@ -159,6 +161,8 @@ class X3PmRoutes(X3App):
             return message("message_can_not_send_8"), -8
         last = self.ucenter.last_sent(user.uid)
         if last is not None and int(now.timestamp()) - int(last.timestamp()) <= PMFLOODCTRL:
+            with self.data.lock:
+                self.data.pm_flood_refusals += 1
             return message("message_can_not_send_2"), -2
         new_pmid = self.ucenter.send(user.uid, to.uid, text, now)
         with self.data.lock:

@@ -1,0 +1,344 @@
+"""One game of the service: its config, database, instance lock, agent and what the
+scheduler knows of it, from the moment its file appears until it goes away.
+
+A game keeps everything of its own — its SQLite file, outbox and audit log — exactly as
+under ``forumbot run``; the service only holds its instance lock (so a ``forumbot run``
+on it refuses, naming the service) and lends it the forum session of its account.
+
+Whatever goes wrong stays with the game: a config that cannot be read (``ConfigError``
+naming the file and key), a database that cannot be opened, a lock another process
+holds, an exception in a pass, a forum that refuses — each is this game's ``error`` or
+``problems``, logged with the game's name, shown on the desk and in ``/healthz``; the
+other games go on.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import sqlite3
+from dataclasses import replace
+from datetime import datetime, timedelta
+from pathlib import Path
+
+from engine.state import GameState
+from forumbot.agent import TickReport
+from forumbot.game import current_state
+from forumbot.clock import Clock
+from forumbot.health import Health
+from forumbot.instance import InstanceBusy, InstanceLock, lock_path
+from forumbot.outbox import DraftState, PublishHow
+from forumbot.runtime import Runtime, open_runtime
+from forumbot.service.agent import ServiceAgent
+from forumbot.service.pool import SessionPool, session_key
+from forumbot.service.scanner import GameFile
+from forumbot.service.schedule import HOT_BEFORE_DEADLINE, GamePlan, Job, ThreadState
+from forumbot.service.summary import GameSummary, facts
+
+log = logging.getLogger("forumbot.service")
+
+PASS_PROBLEM = "pass"  # the Health kind for errors of the game's last pass
+CRASH_FIRST = 60.0  # after a pass raised: wait this long (game seconds), doubling
+CRASH_MAX = 600.0
+# SQLite's page cache per connection (KiB): the default 2 MB each adds up over fifty
+# games; a pass touches a few hundred rows.
+CACHE_KIB = 512
+# An idle game's line on the list is computed afresh at least this often (the alarms and
+# drafts another process may have changed are noticed sooner: ``notice_changes``).
+SUMMARY_EVERY = timedelta(minutes=5)
+
+
+class GameSlot:
+    def __init__(self, file: GameFile, *, clock: Clock, pool: SessionPool) -> None:
+        self.file = file
+        self.name = file.name
+        self.clock = clock
+        self.pool = pool
+        self.state = "starting"  # starting | running | finished | error | busy
+        self.error: str | None = None  # why it is not running (Chinese)
+        self.detail: str | None = None  # the same as the library said it (for the operator)
+        self.rt: Runtime | None = None
+        self.agent: ServiceAgent | None = None
+        self.lock: InstanceLock | None = None
+        self.plan: GamePlan | None = None
+        self.summary = GameSummary(self.name, str(file.path), "starting")
+        self.crashes = 0
+        self.last_report: TickReport | None = None
+        self.pass_errors: tuple[str, ...] = ()
+        self._data_version: int | None = None
+        self._summarized_at: datetime | None = None
+
+    # ------------------------------------------------------------------ lifecycle
+
+    @property
+    def database(self) -> Path | None:
+        return self.rt.settings.agent.database if self.rt is not None else None
+
+    def open(self, *, taken: dict[Path, str], desk_url: str | None = None) -> None:
+        """Read the config, open the database, take the game's lock, build its agent.
+        Never raises: a failure is the game's ``error`` (``taken``: databases of the
+        other games, so two configs never share one)."""
+        from forumbot.commands._common import _domain_errors
+
+        try:
+            rt = open_runtime(self.file.path, clock=self.clock)
+        except _domain_errors() as exc:
+            self._fail("配置或数据库有误，这局游戏没有运行（改好配置文件后自动重试）", str(exc))
+            return
+        except Exception as exc:  # noqa: BLE001 - one game's surprise must not stop the service
+            log.exception("cannot open the game")
+            self._fail("无法打开这局游戏（详情见日志）", f"{type(exc).__name__}: {exc}")
+            return
+        database = rt.settings.agent.database.resolve()
+        other = taken.get(database)
+        if other is not None and other != self.name:
+            rt.close()
+            self._fail(f"与游戏「{other}」使用同一个数据库文件：每局游戏要有自己的数据库（[agent].database）",
+                       f"{self.file.path}: [agent].database: {database} is game {other}'s too")
+            return
+        self.rt = rt
+        self.acquire(desk_url=desk_url)
+
+    def acquire(self, *, desk_url: str | None = None) -> bool:
+        """Take the game's lock (again, when another process held it): True when running."""
+        assert self.rt is not None
+        rt = self.rt
+        try:
+            lock = InstanceLock.acquire(lock_path(rt.settings.agent.database), role="service",
+                                        since=rt.clock.now(), wait_seconds=0.2)
+        except InstanceBusy as exc:
+            holder = exc.holder
+            who = holder.who() if holder else "另一个进程"
+            self.state, self.error = "busy", f"这局游戏已由另一个 forumbot 进程运行（{who}）：服务不读帖、不发帖，直到它停止"
+            self.detail = str(exc)
+            self._summarize()
+            return False
+        except Exception as exc:  # noqa: BLE001 - InstanceError and the unexpected alike
+            self._fail("无法取得这局游戏的锁文件（详情见原始信息）", str(exc))
+            return False
+        try:
+            client = self.pool.client_for(rt, self.name)
+        except Exception as exc:  # noqa: BLE001 - a config the session refuses (another time zone…)
+            lock.release()
+            self._fail("配置与同一论坛账号的其他游戏冲突（详情见原始信息）", str(exc))
+            return False
+        if desk_url:
+            lock.update(desk={"url": desk_url})
+        self.lock = lock
+        rt.store.db.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
+        self.agent = ServiceAgent(rt, client, health=Health(lock))
+        self.plan = GamePlan(self.name, session_key(rt), rt.settings.agent.poll_interval_seconds)
+        self.state, self.error, self.detail = "running", None, None
+        self._data_version = self._version()
+        self.update_plan(rt.clock.now(), polled=(), before={})
+        self._summarize()
+        log.info("running %s (%s), database %s", self.file.path, rt.config.rules.name, rt.settings.agent.database)
+        return True
+
+    def close(self) -> None:
+        if self.lock is not None:
+            self.pool.release(self.name)
+            self.lock.release()
+            self.lock = None
+        if self.rt is not None:
+            self.rt.close()
+            self.rt = None
+        self.agent = None
+        self.plan = None
+
+    def _fail(self, message: str, detail: str) -> None:
+        self.state, self.error, self.detail = "error", message, detail
+        log.warning("%s", detail)
+        self._summarize()
+
+    @property
+    def schedulable(self) -> bool:
+        return self.state == "running" and self.plan is not None
+
+    # ------------------------------------------------------------------ a pass
+
+    def run(self, job: Job, turn: int) -> TickReport | None:
+        """The pass the scheduler chose. An exception is this game's problem: logged,
+        shown, and the game waits a while before its next pass."""
+        assert self.agent is not None and self.rt is not None and self.plan is not None
+        agent, rt, plan = self.agent, self.rt, self.plan
+        started = rt.clock.now()
+        plan.served = turn
+        client = agent.client
+        client.page_budget = job.budget
+        before = {tid: rt.store.cursor(tid) for tid in job.threads}
+        try:
+            if not plan.started:
+                agent.start()
+                plan.started = True
+            report = agent.pass_over(job.threads)
+        except Exception as exc:  # noqa: BLE001 - one game's crash never stops the others
+            self.crashes += 1
+            wait = min(CRASH_FIRST * 2 ** (self.crashes - 1), CRASH_MAX)
+            plan.not_before = started + timedelta(seconds=wait)
+            plan.last_pass = started
+            log.exception("the pass failed; next try in %.0f s", wait)
+            self.pass_errors = (f"上一轮出错（{type(exc).__name__}），{int(wait)} 秒后重试；详情见日志",)
+            agent.health.fail(PASS_PROBLEM, self.pass_errors[0], f"{type(exc).__name__}: {exc}", now=started)
+            self._summarize()
+            return None
+        finally:
+            client.page_budget = None
+        self.crashes = 0
+        plan.not_before = None
+        self.last_report = report
+        now = rt.clock.now()
+        state = current_state(rt.config, rt.store)
+        crossing = plan.crossing
+        self.update_plan(started, polled=job.threads, before=before, report=report, state=state)
+        errors = tuple(error_zh(e) for e in report.errors)
+        # What the game list shows changes with what the pass did (or a moment passed):
+        # an idle pass only moves its "last pass" (the list costs nothing then).
+        eventful = bool(report.new_posts or report.edited_posts or report.drafts or report.published
+                        or errors or self.pass_errors or plan.crossing != crossing)
+        self.pass_errors = errors
+        if errors:
+            agent.health.fail(PASS_PROBLEM, "上一轮：" + "；".join(errors[:3]), "; ".join(report.errors[:3]), now=now)
+        else:
+            agent.health.ok(PASS_PROBLEM, now=now)
+        self._data_version = self._version()
+        if eventful or self._summarized_at is None or now >= self._summarized_at + SUMMARY_EVERY:
+            self.check_finished(now, state)
+            self._summarize(state)
+        else:
+            self.summary = replace(self.summary, last_pass=plan.last_pass)
+        return report
+
+    def update_plan(self, now: datetime, *, polled, before: dict, report: TickReport | None = None,
+                    state: GameState | None = None) -> None:
+        """What the scheduler knows after a pass: the active threads (the voting thread of
+        a day in its last hour is hot), what each read found, the next moment."""
+        assert self.agent is not None and self.rt is not None and self.plan is not None
+        plan, store = self.plan, self.rt.store
+        state = state or current_state(self.rt.config, store)
+        active = self.agent.active_threads(now, state)
+        settle = timedelta(minutes=self.rt.settings.agent.final_count_delay_minutes)
+        threads: dict[int, ThreadState] = {}
+        for tid, (role, day) in active.items():
+            thread = plan.threads.get(tid) or ThreadState(tid, role)
+            thread.role = role
+            thread.hot = role == "vote" and day.deadline - HOT_BEFORE_DEADLINE <= now < day.deadline + settle
+            threads[tid] = thread
+        for tid in polled:
+            if tid not in threads:
+                continue
+            old, new = before.get(tid), store.cursor(tid)
+            if new is None:
+                continue
+            if old is not None and new.updated_at == old.updated_at:
+                continue  # not read this pass (the forum refused, or it was not active)
+            grew = old is None or (new.last_pid or 0) > (old.last_pid or 0)
+            threads[tid].note_read(now, new=grew, behind=new.last_page < new.total_pages)
+        plan.threads = threads
+        plan.last_pass = now if report is not None else plan.last_pass
+        plan.changed = False
+        plan.waiting_write = bool(report is not None and self.agent.waiting_write)
+        plan.crossing = self._next_crossing(now, state)
+
+    def _next_crossing(self, now: datetime, state: GameState) -> datetime | None:
+        assert self.rt is not None
+        settle = timedelta(minutes=self.rt.settings.agent.final_count_delay_minutes)
+        moments = []
+        for day in state.days:
+            moments += [day.start, day.deadline, day.deadline + settle]
+        later = [m for m in moments if m > now]
+        return min(later) if later else None
+
+    def check_finished(self, now: datetime, state: GameState | None = None) -> None:
+        """Over (the director said so, or the last configured day's final count is out)
+        and nothing approved left to send: no more passes; the game stays listed."""
+        from forumbot.ending import game_over
+
+        assert self.rt is not None
+        over = game_over(self.rt, state or current_state(self.rt.config, self.rt.store))
+        sending = self.rt.outbox.drafts(DraftState.APPROVED, DraftState.PUBLISHING)
+        if over is not None and not sending:
+            if self.state != "finished":
+                log.info("the game is over (%s); no more passes", over.how)
+            self.state = "finished"
+        elif self.state == "finished":
+            log.info("the game goes on again")
+            self.state = "running"
+
+    # ------------------------------------------------------------------ outside changes
+
+    def _version(self) -> int | None:
+        try:
+            return self.rt.store.db.execute("PRAGMA data_version").fetchone()[0] if self.rt else None
+        except sqlite3.Error:
+            return None
+
+    def notice_changes(self, now: datetime) -> bool:
+        """Whether another connection (the desk, a director's command) wrote to the game
+        since last looked: the next pass comes soon (an approval goes out at once) and
+        the summary is refreshed. A finished game that is resumed runs again."""
+        if self.rt is None or self.state not in ("running", "finished"):
+            return False
+        version = self._version()
+        if version == self._data_version:
+            return False
+        self._data_version = version
+        if self.plan is not None:
+            self.plan.changed = True
+        self.check_finished(now)
+        self._summarize()
+        return True
+
+    # ------------------------------------------------------------------ what the list shows
+
+    def _summarize(self, state: GameState | None = None) -> None:
+        """The game's line on the list (computed here, in the scheduler's thread: the desk
+        only reads it)."""
+        base = GameSummary(self.name, str(self.file.path), self.state)
+        if self.error:
+            base = replace(base, problems=(self.error,), detail=(self.detail,) if self.detail else ())
+        if self.rt is None:
+            self.summary = base
+            return
+        now = self.rt.clock.now()
+        self._summarized_at = now
+        try:
+            found = facts(self.rt, now, state)
+        except Exception as exc:  # noqa: BLE001 - a summary is a courtesy
+            log.warning("cannot summarise the game: %s", exc)
+            found = {}
+        problems = base.problems + self.pass_errors
+        if self.agent is not None:
+            problems += tuple(p["message"] for k, p in self.agent.health.problems.items() if k != PASS_PROBLEM)
+        plan = self.plan
+        self.summary = replace(base, **found, problems=problems, last_pass=plan.last_pass if plan else None,
+                               agent="forumbot serve" if self.lock is not None else "")
+
+
+_WHAT = [
+    (re.compile(r"^rescan thread (\d+)$"), r"截止后重读帖子 \1"),
+    (re.compile(r"^thread (\d+)$"), r"读帖子 \1"),
+    (re.compile(r"^day (\d+)$"), r"第\1日"),
+    (re.compile(r"^moderation check of #(\d+)$"), r"查看 #\1 是否已审核"),
+]
+_WORDS = {"poll": "读帖", "publish": "发帖", "recover": "恢复未发完的帖子", "choosing how to read threads": "选择读帖方式"}
+_KIND = {"forum unavailable": "论坛无法访问", "forum refused": "论坛拒绝", "forum error": "出错"}
+
+
+def error_zh(line: str) -> str:
+    """A pass's error line (English, for the log) said for the director: what was being
+    done, and the forum's own words when it gave any."""
+    what, _, rest = line.partition(": ")
+    said = _WORDS.get(what)
+    for pattern, repl in _WHAT:
+        if said is None and pattern.match(what):
+            said = pattern.sub(repl, what)
+    kind, _, message = rest.partition(": ")
+    kind_zh = _KIND.get(kind)
+    if kind_zh is None:
+        return f"{said or '本轮'}出错（详情见日志）"
+    chinese = message if any("\u4e00" <= ch <= "\u9fff" for ch in message) else ""
+    return f"{said or '本轮'}：{kind_zh}" + (f"（{chinese}）" if chinese else "")
+
+
+__all__ = ["GameSlot", "error_zh"]

@@ -1,0 +1,50 @@
+"""The service's log: every line a game's work writes carries the game's name —
+``[第三局] 第2日最终计票 #12 已发布 (pid 345)`` — whichever module wrote it (the agent, the
+client, the outbox), because the scheduler runs each game's pass with the game set in a
+context variable. Under systemd the lines go to the journal (stderr); a log file is
+optional (``[service].log_file``)."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import click
+
+from forumbot.clock import Clock
+
+FORMAT = "%(asctime)s %(name)s %(levelname)s %(game)s%(message)s"
+
+
+class GameName(logging.Filter):
+    """Puts ``[game] `` (or nothing) into each record as ``game``."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        from forumbot.service.runner import CURRENT_GAME
+
+        name = CURRENT_GAME.get()
+        record.game = f"[{name}] " if name else ""
+        return True
+
+
+def setup(verbose: bool, log_file: Path | None, *, clock: Clock | None) -> None:
+    from forumbot.commands.run import ForumTimeFormatter, LogFile, forum_time
+
+    handlers: list[logging.Handler] = [logging.StreamHandler()]
+    if log_file is not None:
+        try:
+            handlers.append(LogFile(Path(log_file)))
+        except OSError as exc:
+            raise click.ClickException(
+                f"无法写入日志文件 {log_file}（{exc.strerror or exc}）：请检查 [service].log_file "
+                "及其所在文件夹是否存在、可写") from None
+    stamp = forum_time(clock)
+    for handler in handlers:
+        handler.setFormatter(ForumTimeFormatter(FORMAT, stamp))
+        handler.addFilter(GameName())
+    logging.basicConfig(level=logging.DEBUG if verbose else logging.INFO, handlers=handlers, force=True)
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)
+
+
+__all__ = ["FORMAT", "GameName", "setup"]
