@@ -14,7 +14,7 @@ from forumbot.runtime import Runtime, open_runtime
 
 config_option = click.option(
     "--config", "config_path", envvar="FORUMBOT_CONFIG", default="config.toml", show_default=True,
-    type=click.Path(dir_okay=False), help="The game's config file (or set FORUMBOT_CONFIG).",
+    type=click.Path(dir_okay=False), help="本局的配置文件（也可以用环境变量 FORUMBOT_CONFIG 指定）。",
 )
 
 

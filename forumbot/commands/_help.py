@@ -63,12 +63,13 @@ _NO_LINE_END = set("（「『《【〈([{")
 
 
 def _units(text: str) -> list[str]:
-    """Whitespace runs, single wide characters, and runs of other characters (an ASCII
-    word, an option name, a path — never broken)."""
+    """Whitespace runs, single wide characters, bracketed notes without spaces
+    (「[默认：config.toml]」), and runs of other characters (an ASCII word, an option
+    name, a path) — the last two never broken."""
     units: list[str] = []
-    for m in re.finditer(r"\s+|\S", text):
+    for m in re.finditer(r"\s+|\[[^\[\]\s]{1,40}\]|\S", text):
         piece = m.group()
-        if piece.isspace() or _wide(piece):
+        if len(piece) > 1 or piece.isspace() or _wide(piece):
             units.append(piece)
         elif units and not units[-1].isspace() and not _wide(units[-1][-1]):
             units[-1] += piece
@@ -116,8 +117,9 @@ def _join_lines(lines: Iterable[str]) -> str:
 
 def wrap_paragraphs(text: str, width: int, indent: str = "") -> str:
     """Click's ``wrap_text(preserve_paragraphs=True)`` with Chinese widths: paragraphs
-    are separated by a blank line, a paragraph whose first line is ``\\b`` is kept as
-    written, an indented paragraph keeps its indent."""
+    are separated by a blank line and refilled; a paragraph whose first line is ``\\b``
+    and an indented paragraph (an example command line, which must stay one line to be
+    copied) are kept as written."""
     paragraphs: list[tuple[int, bool, list[str]]] = []
     current: list[str] = []
 
@@ -127,7 +129,7 @@ def wrap_paragraphs(text: str, width: int, indent: str = "") -> str:
             raw = first.strip() == "\b"
             lines = current[1:] if raw else current
             lead = len(first) - len(first.lstrip()) if not raw else 0
-            paragraphs.append((lead, raw, list(lines)))
+            paragraphs.append((lead, raw or lead > 0, list(lines)))
             current.clear()
 
     for line in text.expandtabs().splitlines():
@@ -138,11 +140,10 @@ def wrap_paragraphs(text: str, width: int, indent: str = "") -> str:
     flush()
     out = []
     for lead, raw, lines in paragraphs:
-        pad = indent + " " * lead
         if raw:
-            out.append("\n".join(pad + ln for ln in lines))
+            out.append("\n".join((indent + ln).rstrip() for ln in lines))
         else:
-            out.append(wrap(_join_lines(lines), width, pad, pad))
+            out.append(wrap(_join_lines(lines), width, indent, indent))
     return "\n\n".join(out)
 
 
@@ -235,9 +236,18 @@ def _metavar(param: click.Parameter, ctx: click.Context) -> str:
     return word + ("..." if param.nargs != 1 else "")
 
 
-def _describe_range(kind: Any) -> str | None:
-    describe = getattr(kind, "_describe_range", None)
-    return describe() if callable(describe) else None
+def range_words(kind: Any) -> str:
+    """A number range as the director reads it: 「至少 1」, 「1 到 10」, 「大于 0」."""
+    low, high = getattr(kind, "min", None), getattr(kind, "max", None)
+    low_open, high_open = getattr(kind, "min_open", False), getattr(kind, "max_open", False)
+    if low is not None and high is not None and not low_open and not high_open:
+        return f"{low} 到 {high}"
+    parts = []
+    if low is not None:
+        parts.append(f"{'大于' if low_open else '至少'} {low}")
+    if high is not None:
+        parts.append(f"{'小于' if high_open else '至多'} {high}")
+    return "，".join(parts)
 
 
 def option_record(option: click.Option, ctx: click.Context) -> tuple[str, str] | None:
@@ -260,12 +270,13 @@ def option_record(option: click.Option, ctx: click.Context) -> tuple[str, str] |
     if "default" in extra:
         items.append(f"默认：{extra['default']}")
     if "range" in extra:
-        items.append(f"范围：{extra['range']}")
+        items.append(range_words(option.type) or extra["range"])
     if "required" in extra:
         items.append("必填")
     help_text = option.help or ""
     if items:
-        help_text = f"{help_text}  [{'；'.join(items)}]" if help_text else f"[{'；'.join(items)}]"
+        gap = "" if not help_text or _wide(help_text[-1]) else "  "
+        help_text = f"{help_text}{gap}[{'；'.join(items)}]"
     return spec, help_text
 
 
@@ -302,7 +313,7 @@ _VALUE_MESSAGES: list[tuple[type, str, Callable[[re.Match[str], Any], str]]] = [
     (click.Choice, r"(?P<v>.+) is not (?:one of )?.+\.",
      lambda m, t: f"{_value(m['v'])}不是可选的值（可选：{_choices(t)}）"),
     (click.types._NumberRangeBase, r"(?P<v>.+) is not in the range (?P<r>.+)\.",
-     lambda m, t: f"{m['v']} 不在范围 {m['r']} 内"),
+     lambda m, t: f"{m['v']} 超出范围（{range_words(t) or m['r']}）"),
     (click.types.IntParamType, r"(?P<v>.+) is not a valid integer\.", lambda m, t: f"{_value(m['v'])}不是整数"),
     (click.types.FloatParamType, r"(?P<v>.+) is not a valid float\.", lambda m, t: f"{_value(m['v'])}不是数字"),
     (click.types.BoolParamType, r"(?P<v>.+) is not a valid boolean\..*",

@@ -166,7 +166,7 @@ def test_cmd_help__every_command_documents_itself_with_an_example():
     for name, command in main.commands.items():
         result = runner.invoke(main, [name, "--help"])
         assert result.exit_code == 0, name
-        assert "Example" in result.output or "example" in result.output, f"{name} --help has no example"
+        assert "例：" in result.output, f"{name} --help has no example"
 
 
 def test_cmd_status__counts_acceleration_requests(played):
