@@ -80,25 +80,37 @@ def _units(text: str) -> list[str]:
 
 def wrap(text: str, width: int, initial_indent: str = "", subsequent_indent: str = "") -> str:
     """Greedy line filling by display width. A line breaks at a space or next to a
-    Chinese character, never inside an ASCII word, never before a closing mark (，。）)
-    nor after an opening one (（「)."""
+    Chinese character, never inside an ASCII word; a closing mark (，。）) never starts
+    a line nor an opening one (（「) ends it: the character before moves down with it."""
     lines: list[str] = []
-    line, used, filled, space = initial_indent, text_width(initial_indent), False, False
-    last = ""
+    indent = initial_indent
+    pieces: list[tuple[int, str]] = []  # (spaces before, unit) on the line being filled
+    space = False
+
+    def used() -> int:
+        return text_width(indent) + sum(gap + text_width(unit) for gap, unit in pieces)
+
+    def bad_break(before: str, after: str) -> bool:
+        return after[0] in _NO_LINE_START or before[-1] in _NO_LINE_END
+
     for unit in _units(text):
         if unit.isspace():
-            space = filled
+            space = bool(pieces)
             continue
-        gap = 1 if space else 0
-        w = text_width(unit)
-        if (filled and used + gap + w > width and unit[0] not in _NO_LINE_START
-                and last[-1:] not in _NO_LINE_END):
-            lines.append(line.rstrip())
-            line, used, gap = subsequent_indent, text_width(subsequent_indent), 0
-        line += " " * gap + unit
-        used += gap + w
-        filled, space, last = True, False, unit
-    lines.append(line.rstrip())
+        gap, space = (1 if space else 0), False
+        if not pieces or used() + gap + text_width(unit) <= width:
+            pieces.append((gap, unit))
+            continue
+        carry = [(gap, unit)]
+        while len(pieces) > 1 and bad_break(pieces[-1][1], carry[0][1]):
+            carry.insert(0, pieces.pop())
+        if bad_break(pieces[-1][1], carry[0][1]):  # nothing left to move down: let it hang
+            pieces += carry
+            continue
+        lines.append((indent + "".join(" " * g + u for g, u in pieces)).rstrip())
+        indent = subsequent_indent
+        pieces = [(0, carry[0][1]), *carry[1:]]
+    lines.append((indent + "".join(" " * g + u for g, u in pieces)).rstrip())
     return "\n".join(lines)
 
 
@@ -320,12 +332,13 @@ _VALUE_MESSAGES: list[tuple[type, str, Callable[[re.Match[str], Any], str]]] = [
      lambda m, t: f"{_value(m['v'])}不是是/否（可用 true/false、yes/no、1/0）"),
     (click.DateTime, r"(?P<v>.+) does not match the formats? (?P<f>.+)\.",
      lambda m, t: f"{_value(m['v'])}不符合日期时间格式 {m['f']}"),
-    (click.Path, r"(?P<k>\w+) (?P<f>.+) does not exist\.", lambda m, t: f"{_PATH_KIND.get(m['k'], '路径')} {m['f']} 不存在"),
-    (click.Path, r"(?P<k>\w+) (?P<f>.+) is a directory\.", lambda m, t: f"{m['f']} 是文件夹，这里要的是文件"),
-    (click.Path, r"(?P<k>\w+) (?P<f>.+) is a file\.", lambda m, t: f"{m['f']} 是文件，这里要的是文件夹"),
-    (click.Path, r"(?P<k>\w+) (?P<f>.+) is not readable\.", lambda m, t: f"{m['f']} 无法读取（没有权限）"),
-    (click.Path, r"(?P<k>\w+) (?P<f>.+) is not writable\.", lambda m, t: f"{m['f']} 无法写入（没有权限）"),
-    (click.Path, r"(?P<k>\w+) (?P<f>.+) is not executable\.", lambda m, t: f"{m['f']} 不可执行"),
+    (click.Path, r"(?P<k>\w+) (?P<f>.+) does not exist\.",
+     lambda m, t: f"{_PATH_KIND.get(m['k'], '路径')}{_value(m['f'])}不存在"),
+    (click.Path, r"(?P<k>\w+) (?P<f>.+) is a directory\.", lambda m, t: f"{_value(m['f'])}是文件夹，这里要的是文件"),
+    (click.Path, r"(?P<k>\w+) (?P<f>.+) is a file\.", lambda m, t: f"{_value(m['f'])}是文件，这里要的是文件夹"),
+    (click.Path, r"(?P<k>\w+) (?P<f>.+) is not readable\.", lambda m, t: f"{_value(m['f'])}无法读取（没有权限）"),
+    (click.Path, r"(?P<k>\w+) (?P<f>.+) is not writable\.", lambda m, t: f"{_value(m['f'])}无法写入（没有权限）"),
+    (click.Path, r"(?P<k>\w+) (?P<f>.+) is not executable\.", lambda m, t: f"{_value(m['f'])}不可执行"),
 ]
 
 # click's own sentences for errors that carry no more than the sentence.
@@ -441,7 +454,8 @@ class ChineseHelp:
     """What makes a click command speak Chinese (mixed in before ``click.Command`` or
     ``click.Group``). Overrides: the context (its help formatter), the help option's
     text, the usage pieces, the 选项/参数 sections, the short help, and — in
-    ``make_context`` and ``invoke``, where click parses and runs — usage errors."""
+    ``parse_args`` and ``invoke``, where click parses and runs — usage errors (and
+    click's 「Aborted!」)."""
 
     context_class = ChineseContext
 
@@ -476,11 +490,12 @@ class ChineseHelp:
         text = inspect.cleandoc(self.help or "").partition("\f")[0]  # type: ignore[attr-defined]
         return shorten(_first_sentence(text), limit) if text else ""
 
-    def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
-                     **extra: Any) -> click.Context:
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         try:
-            return super().make_context(info_name, args, parent=parent, **extra)  # type: ignore[misc]
+            return super().parse_args(ctx, args)  # type: ignore[misc]
         except click.UsageError as exc:
+            if exc.ctx is None:  # the parser's own errors (an option without its value) carry none
+                exc.ctx = ctx
             raise _in_chinese(exc) from exc
 
     def invoke(self, ctx: click.Context) -> Any:

@@ -173,7 +173,7 @@ def test_option_without_its_value():
 
 def test_file_that_does_not_exist(tmp_path):
     missing = tmp_path / "nope.html"
-    _usage_error("posts", "--pages", str(missing), says=f"选项 --pages 的值无效：文件 '{missing}' 不存在")
+    _usage_error("posts", "--pages", str(missing), says=f"选项 --pages 的值无效：文件「{missing}」不存在")
 
 
 def test_a_command_s_own_usage_error_is_chinese():
@@ -191,3 +191,49 @@ def test_no_arguments_shows_the_chinese_help():
     result = _invoke()
     assert "用法：forumbot" in result.output and "命令：" in result.output
     assert not english_words(result.output)
+
+
+def test_a_command_registered_later_speaks_chinese_too():
+    """A module that builds its command with plain ``@click.command`` (as a new one
+    would) is adopted when the group adds it: Chinese help, Chinese errors, 已取消."""
+    from forumbot.commands._help import ChineseGroup
+
+    @click.command("later")
+    @click.option("--times", type=int, default=1, show_default=True, help="几次。")
+    def later(times: int) -> None:
+        """以后加的命令。
+
+        例：forumbot later --times 2
+        """
+        click.confirm("继续？", abort=True)
+
+    group = ChineseGroup("forumbot")
+    group.add_command(later)
+    runner = CliRunner()
+    help_text = runner.invoke(group, ["later", "--help"], prog_name="forumbot").output
+    assert help_text.startswith("用法：forumbot later [选项]") and "--times 整数" in help_text
+    assert "[默认：1]" in help_text and not english_words(help_text.replace("later", ""))
+    bad = runner.invoke(group, ["later", "--times", "x"], prog_name="forumbot")
+    assert bad.exit_code == 2 and "错误：选项 --times 的值无效：「x」不是整数" in bad.output
+    cancelled = runner.invoke(group, ["later"], input="", prog_name="forumbot")
+    assert cancelled.exit_code == 1 and "已取消。" in cancelled.output and "Aborted" not in cancelled.output
+
+
+def test_help_lines_fit_an_80_column_terminal():
+    """A Chinese character takes two columns: the help is wrapped by what the terminal
+    shows, not by the number of characters (example command lines stay whole)."""
+    from forumbot.commands._help import text_width
+
+    for path, _ in COMMANDS:
+        out = CliRunner().invoke(main, [*path, "--help"], prog_name="forumbot", env={"COLUMNS": "80"}).output
+        for line in out.splitlines():
+            assert text_width(line) <= 80 or line.lstrip().startswith("forumbot "), (path, line)
+
+
+def test_chinese_wrapping_joins_docstring_lines_without_spaces():
+    from forumbot.commands._help import wrap_paragraphs
+
+    assert wrap_paragraphs("一二三\n四五 --day\n六", 80) == "一二三四五 --day 六"
+    assert wrap_paragraphs("一二三四五六七八。", 8) == "一二三四\n五六七\n八。"  # 。 never starts a line
+    assert wrap_paragraphs("段一\n\n    forumbot tally --day 2 --pages a.html b.html", 20).splitlines()[-1] == \
+        "    forumbot tally --day 2 --pages a.html b.html"
