@@ -102,8 +102,9 @@ def run(config_path: str, once: bool, verbose: bool, with_desk: bool, desk_host:
 
     它一直运行，直到按 Ctrl-C 或收到停止信号（一秒内干净地停下：等待和重试立即结束；
     发到一半的帖子再发之前会先在论坛上查找）。加 --once 时，这一轮连不上论坛或登录
-    不了就以 1 退出。密码来自环境变量 FORUMBOT_PASSWORD 或配置里的 [bot].password_file。
-    一局同时只能有一个机器人运行：第二个会拒绝启动，并说出第一个在哪里运行。
+    不了，退出码为 1。密码来自环境变量 FORUMBOT_PASSWORD 或配置里的 [bot].password_file。
+    一局同时只能有一个机器人运行：第二个会拒绝启动，
+    并说明第一个是哪个进程、在哪台机器上。
 
     加 --desk 同时打开导演台网页（http://127.0.0.1:8765/）；端口被占用时机器人照常
     运行，只是没有导演台，forumbot status 会说明。
