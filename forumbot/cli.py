@@ -1,7 +1,9 @@
 """The ``forumbot`` command: a thin click layer over the library.
 
 Every command lives in its own module under ``forumbot/commands/`` and exports a
-``commands`` list; this module only gathers them.
+``commands`` list; this module only gathers them. The group is a ``ChineseGroup``
+(``forumbot/commands/_help.py``): every command added to it writes its help and its
+usage errors in Chinese.
 """
 
 from __future__ import annotations
@@ -13,15 +15,18 @@ import click
 
 from forumbot import __version__
 from forumbot import commands as _commands_pkg
+from forumbot.commands._help import VERSION_MESSAGE, VERSION_OPTION_HELP, ChineseGroup
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="forumbot")
+@click.group("forumbot", cls=ChineseGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="forumbot", help=VERSION_OPTION_HELP, message=VERSION_MESSAGE)
 def main() -> None:
-    """forumbot — the director's assistant for 版杀 games on Discuz! forums.
+    """forumbot：版杀导演的助手，在 Discuz! 论坛上陪一局游戏跑到底。
 
-    It reads the game's threads, rules on every vote, tallies with the rule set's tie
-    rules and drafts the posts a director would type, publishing them once approved.
+    它读游戏的各个帖子，按规则判定每一票，按规则集的平票规则计票，替导演起草公示、
+    计票和判罚通知；导演批准后才发出，每篇只发一次。
+
+    每个命令后加 -h 查看它的用法，例：forumbot approve -h
     """
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import re
+import sys
 from typing import Any, Callable, Iterator
 
 import click
@@ -14,12 +15,12 @@ from forumbot.runtime import Runtime, open_runtime
 
 _config = click.option(
     "--config", "config_path", envvar="FORUMBOT_CONFIG", default="config.toml", show_default=True,
-    type=click.Path(dir_okay=False), help="The game's config file (or set FORUMBOT_CONFIG).",
+    type=click.Path(dir_okay=False), help="本局的配置文件（也可以用环境变量 FORUMBOT_CONFIG 指定）。",
 )
 _game = click.option(
-    "--game", "game_name", envvar="FORUMBOT_GAME", default=None, metavar="NAME",
-    help="A game of forumbot serve, by name (its config in the service's games folder: "
-         "FORUMBOT_SERVICE=service.toml, or FORUMBOT_GAMES=DIR). Instead of --config.",
+    "--game", "game_name", envvar="FORUMBOT_GAME", default=None, metavar="局名",
+    help="服务（forumbot serve）里的一局，按局名（它的配置在服务的各局文件夹里：由 "
+         "FORUMBOT_SERVICE=service.toml 或 FORUMBOT_GAMES=文件夹 指定）。代替 --config。",
 )
 
 
@@ -100,6 +101,28 @@ class Refusal(click.ClickException):
 
 
 _CJK = re.compile(r"[\u3400-\u9fff\uff00-\uffef]")
+
+
+YES = ("y", "yes", "是", "是的", "确认", "好", "对")
+NO = ("", "n", "no", "否", "不", "不是", "取消")
+
+
+def confirm(question: str) -> bool:
+    """Ask before a change; the director may answer y/n or 是/否. click.confirm would say
+    「Error: invalid input」 to 是 — and an answer it cannot read is asked again, in
+    Chinese. End of input (or Ctrl-C) aborts: 已取消."""
+    while True:
+        click.echo(f"{question} [y/N] ", nl=False)
+        line = sys.stdin.readline()
+        if not line:
+            click.echo()
+            raise click.Abort()
+        answer = line.strip().lower()
+        if answer in YES:
+            return True
+        if answer in NO:
+            return False
+        click.echo("请回答 y（是）或 n（否）。")
 
 
 def friendly(fn: Callable[..., Any]) -> Callable[..., Any]:

@@ -11,16 +11,18 @@ from forumbot.commands._common import config_option, friendly, runtime
 
 @click.command("check")
 @config_option
-@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@click.option("--json", "as_json", is_flag=True, help="输出 JSON（给脚本读）。")
 @friendly
 def check(config_path: str, as_json: bool) -> None:
-    """Before a game: log in (one attempt) and read every configured thread, posting
-    nothing, and say for each prerequisite whether it holds — the forum reachable, its
-    Discuz generation and charset, the login (no captcha), ordinary pages rather than
-    spider pages, the threads existing, open and in one board, the reply form without
-    captcha, the mobile API, time precision. Exits 0 only when everything needed passes.
+    """开局前的检查：登录一次，读一遍配置里的每个帖子，什么都不发。
 
-    Example: FORUMBOT_PASSWORD=… forumbot check --config game.toml
+    逐项说明每个前提是否满足：论坛能否访问、Discuz 版本和编码、能否登录（没有验证码）、
+    看到的是普通页面而不是给搜索引擎的简化页面、帖子是否存在、是否开放、是否在同一个
+    版块、回帖是否不需要验证码、手机版接口、时间精度。只有必需项全部通过时退出码才是 0。
+
+    密码来自环境变量 FORUMBOT_PASSWORD 或配置里的 [bot].password_file。
+
+    例：FORUMBOT_PASSWORD=… forumbot check --config game.toml
     """
     from forumbot.preflight import OUTCOME_ZH, Outcome, preflight
     from forumbot.runtime import make_client

@@ -14,18 +14,17 @@ log = logging.getLogger("forumbot.desk")
 @click.command("desk")
 @config_option
 @click.option("--host", default="127.0.0.1", show_default=True,
-              help="Address to bind (0.0.0.0: every address of this machine). Anything but "
-                   "loopback requires FORUMBOT_DESK_TOKEN and a login.")
-@click.option("--port", default=8765, show_default=True, type=int, help="Port to listen on.")
+              help="监听的地址（0.0.0.0：本机的所有地址）。本机回环地址（127.0.0.1 等）以外的地址需要设置 "
+                   "FORUMBOT_DESK_TOKEN，并要求登录。")
+@click.option("--port", default=8765, show_default=True, type=int, help="监听的端口。")
 @friendly
 def desk(config_path: str, host: str, port: int) -> None:
-    """Serve the director's desk: the game, tallies, drafts to approve, cards, forms.
+    """打开导演台：在浏览器里看局面、计票，批准草稿，给判罚，录入事件。
 
-    Open the printed address in a browser (a phone on the same network needs --host
-    0.0.0.0 and a token; the addresses to use are printed). The agent (forumbot run)
-    publishes what you approve here.
+    在浏览器里打开它打印出的地址。同一网络里的手机要用 --host 0.0.0.0 并设置口令
+    （可用的地址会打印出来）。在这里批准的帖子由运行中的机器人（forumbot run）发出。
 
-    Example: forumbot desk --config game.toml --port 8765
+    例：forumbot desk --config game.toml --port 8765
     """
     from forumbot.desk import DeskSecurityError, serve
     from forumbot.desk.server import listen_error
@@ -41,9 +40,9 @@ def desk(config_path: str, host: str, port: int) -> None:
 
 def desk_options(fn):
     """The options ``forumbot run`` adds to start the desk beside the agent."""
-    fn = click.option("--desk-port", default=8765, show_default=True, type=int, help="Port of the desk.")(fn)
-    fn = click.option("--desk-host", default="127.0.0.1", show_default=True, help="Address of the desk.")(fn)
-    fn = click.option("--desk", "with_desk", is_flag=True, help="Also serve the director's desk.")(fn)
+    fn = click.option("--desk-port", default=8765, show_default=True, type=int, help="导演台的端口。")(fn)
+    fn = click.option("--desk-host", default="127.0.0.1", show_default=True, help="导演台的地址。")(fn)
+    fn = click.option("--desk", "with_desk", is_flag=True, help="同时打开导演台（网页）。")(fn)
     return fn
 
 

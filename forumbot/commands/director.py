@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from forumbot.commands._common import config_option, friendly, runtime
+from forumbot.commands._common import config_option, confirm, friendly, runtime
 from forumbot import director as lib
 from forumbot.alarms import forum_words
 from forumbot.marker import strip_marker
@@ -43,17 +43,20 @@ def _draft_line(d) -> str:
 
 @click.command("status")
 @config_option
-@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@click.option("--json", "as_json", is_flag=True, help="输出 JSON（给脚本读）。")
 @click.option("--all", "every", is_flag=True,
-              help="Every game of forumbot serve, one line each (exit 3 when one needs a person).")
+              help="forumbot serve 的每一局各一行（有一局需要人处理时退出码为 3）。")
 @click.option("--games", "games_dir", type=click.Path(file_okay=False), default=None,
-              help="With --all: the games folder (default: FORUMBOT_SERVICE's, or FORUMBOT_GAMES).")
+              help="与 --all 一起用：各局配置所在的文件夹（默认取 FORUMBOT_SERVICE 的设置，或 FORUMBOT_GAMES）。")
 @friendly
 def status(config_path: str, as_json: bool, every: bool, games_dir: str | None) -> None:
-    """The game now: day, time left, tally, flags, the badge, what waits for you.
+    """现在的局面：第几日、剩余时间、计票、提示、警徽，以及等你处理的事。
 
-    Example: forumbot status --config game.toml
-    (or FORUMBOT_SERVICE=service.toml forumbot status --game 第三局, or --all)
+    先列出警报和机器人自己处理不了的事，再列出计票、待审批的草稿、发送失败的帖子、
+    判罚提议和已给的判罚，每条后面写着处理它的命令。服务（forumbot serve）里的一局用
+    --game 局名 指定；--all 列出服务里的每一局。
+
+    例：forumbot status --config game.toml
     """
     from forumbot.instance import lock_path, probe, status_lines
 
@@ -174,12 +177,14 @@ def _print_alarms(rt, s) -> None:
 
 @click.command("drafts")
 @config_option
-@click.option("--all", "show_all", is_flag=True, help="Every draft, not only those waiting.")
+@click.option("--all", "show_all", is_flag=True, help="列出全部草稿，不只是待审批的。")
 @friendly
 def drafts(config_path: str, show_all: bool) -> None:
-    """List drafts waiting for approval (or all with --all).
+    """列出待审批的草稿（加 --all 列出全部）。
 
-    Example: forumbot drafts --all
+    发送失败的帖子、在论坛上等版主审核的帖子也一并列出。
+
+    例：forumbot drafts --all
     """
     from forumbot.outbox import DraftState
 
@@ -203,12 +208,14 @@ def drafts(config_path: str, show_all: bool) -> None:
 
 @click.command("show")
 @config_option
-@click.argument("draft_id", type=int)
+@click.argument("draft_id", type=int, metavar="草稿编号")
 @friendly
 def show(config_path: str, draft_id: int) -> None:
-    """Show one draft's BBCode and its diff against the last published post of its kind.
+    """显示一篇草稿的全文（BBCode），以及它和上一篇已发布的同类帖子的差异。
 
-    Example: forumbot show 7
+    草稿编号见 forumbot drafts 或 forumbot status。
+
+    例：forumbot show 7
     """
     with runtime(config_path) as rt:
         d = rt.outbox.get(draft_id)
@@ -222,12 +229,15 @@ def show(config_path: str, draft_id: int) -> None:
 
 @click.command("approve")
 @config_option
-@click.argument("draft_id", type=int)
+@click.argument("draft_id", type=int, metavar="草稿编号")
 @friendly
 def approve(config_path: str, draft_id: int) -> None:
-    """Approve a draft; the running agent publishes it (exactly once).
+    """批准一篇草稿：运行中的机器人会把它发出去（只发一次）。
 
-    Example: forumbot approve 7
+    草稿编号见 forumbot drafts 或 forumbot status；发出之前可以先用 forumbot show
+    看全文。
+
+    例：forumbot approve 7
     """
     with runtime(config_path) as rt:
         d = lib.approve(rt, draft_id, _now(rt))
@@ -236,12 +246,14 @@ def approve(config_path: str, draft_id: int) -> None:
 
 @click.command("edit")
 @config_option
-@click.argument("draft_id", type=int)
+@click.argument("draft_id", type=int, metavar="草稿编号")
 @friendly
 def edit(config_path: str, draft_id: int) -> None:
-    """Edit a draft in $EDITOR, then approve it as edited.
+    """在编辑器里修改一篇草稿，保存后按修改稿批准。
 
-    Example: EDITOR=nano forumbot edit 7
+    用环境变量 $EDITOR 指定的编辑器打开；不保存或清空内容则不批准。
+
+    例：EDITOR=nano forumbot edit 7
     """
     with runtime(config_path) as rt:
         d = rt.outbox.get(draft_id)
@@ -254,13 +266,13 @@ def edit(config_path: str, draft_id: int) -> None:
 
 @click.command("reject")
 @config_option
-@click.argument("draft_id", type=int)
-@click.option("--why", required=True, help="Why (kept in the audit log).")
+@click.argument("draft_id", type=int, metavar="草稿编号")
+@click.option("--why", required=True, help="驳回的理由（记入审计日志）。")
 @friendly
 def reject(config_path: str, draft_id: int, why: str) -> None:
-    """Reject a draft: it is never published.
+    """驳回一篇草稿：它不会发出。
 
-    Example: forumbot reject 7 --why "重复"
+    例：forumbot reject 7 --why "重复"
     """
     with runtime(config_path) as rt:
         d = lib.reject(rt, draft_id, why, _now(rt))
@@ -269,20 +281,23 @@ def reject(config_path: str, draft_id: int, why: str) -> None:
 
 @click.command("card")
 @config_option
-@click.argument("name")
-@click.argument("color", type=click.Choice(["blue", "yellow", "red"]))
-@click.option("--why", required=True, help="The reason, as it will be posted.")
-@click.option("--points", type=int, default=None, help="Points deducted (双身份 points policy).")
-@click.option("--proposal", "proposal_id", type=int, default=None, help="Accept this card proposal.")
-@click.option("--yes", "-y", "assume_yes", is_flag=True, help="Do not ask before a red card.")
+@click.argument("name", metavar="玩家名")
+@click.argument("color", type=click.Choice(["blue", "yellow", "red"]), metavar="颜色")
+@click.option("--why", required=True, help="判罚理由，会原样写进判罚通知。")
+@click.option("--points", type=int, default=None, help="扣的分数（双身份的扣分规则）。")
+@click.option("--proposal", "proposal_id", type=int, default=None,
+              help="采纳这条判罚提议（提议编号见 forumbot status）。")
+@click.option("--yes", "-y", "assume_yes", is_flag=True, help="给红牌前不再确认。")
 @friendly
 def card(config_path: str, name: str, color: str, why: str, points: int | None, proposal_id: int | None,
          assume_yes: bool) -> None:
-    """Give a card. Three blue make a yellow, three yellow a red; red sends off (at once:
-    before that day's vote-out). The badge of a sent-off sheriff follows the rule set
-    (14人简易: a random draw whose seed is recorded). A card notice is drafted.
+    """给一名玩家判罚：蓝牌、黄牌或红牌。
 
-    Example: forumbot card 月饼 yellow --why "第2日未投票"
+    颜色写 blue（蓝牌）、yellow（黄牌）或 red（红牌）。三张蓝牌合一张黄牌，三张黄牌合一张红牌；红牌立即罚下（在当天放逐之前生效）。
+    被罚下的是警长时，警徽按规则集处理（14人简易：随机抽取，随机种子记录在案）。
+    同时起草一篇判罚通知，等你批准。给红牌前会先列出它带来的变化并请你确认。
+
+    例：forumbot card 月饼 yellow --why "第2日未投票"
     """
     with runtime(config_path) as rt:
         now = _now(rt)
@@ -291,7 +306,7 @@ def card(config_path: str, name: str, color: str, why: str, points: int | None, 
 
             for line in preview(rt, EventSpec("out", player=name, why="card", at=now, note=why), now).lines():
                 click.echo(line)
-            if not click.confirm("红牌罚下，确认？", default=False):
+            if not confirm("红牌罚下，确认？"):
                 click.echo("未执行。")
                 raise SystemExit(1)
         result = lib.give_card(rt, name, color, why, now, points=points, proposal_id=proposal_id)
@@ -307,16 +322,17 @@ def card(config_path: str, name: str, color: str, why: str, points: int | None, 
 
 @click.command("card-undo")
 @config_option
-@click.argument("entry_id", type=int)
-@click.option("--why", required=True, help="Why the card is taken back (posted in the notice).")
-@click.option("--yes", "-y", "assume_yes", is_flag=True, help="Do not ask first.")
+@click.argument("entry_id", type=int, metavar="判罚编号")
+@click.option("--why", required=True, help="撤销的理由（写进撤销通知）。")
+@click.option("--yes", "-y", "assume_yes", is_flag=True, help="不再确认，直接撤销。")
 @friendly
 def card_undo(config_path: str, entry_id: int, why: str, assume_yes: bool) -> None:
-    """Take back a card given by mistake (the number `forumbot status` lists for it). It
-    leaves the ledger (kept in its history), a send-off and badge draw it caused are
-    undone with it, and a notice saying so is drafted.
+    """撤销一张给错的牌。
 
-    Example: forumbot card-undo 3 --why "记错了人"
+    判罚编号见 forumbot status 的「已给判罚 #…」。这张牌从判罚记录中撤下（历史里仍保留），它引起的罚下和警徽抽取一并撤销，
+    并起草一篇撤销通知，等你批准。
+
+    例：forumbot card-undo 3 --why "记错了人"
     """
     with runtime(config_path) as rt:
         now = _now(rt)
@@ -324,7 +340,7 @@ def card_undo(config_path: str, entry_id: int, why: str, assume_yes: bool) -> No
         if not assume_yes:
             for line in change.lines():
                 click.echo(line)
-            if not click.confirm("撤销这张牌，确认？", default=False):
+            if not confirm("撤销这张牌，确认？"):
                 click.echo("未执行。")
                 raise SystemExit(1)
         _, draft = lib.take_back_card(rt, entry_id, why, now)
@@ -336,13 +352,15 @@ def card_undo(config_path: str, entry_id: int, why: str, assume_yes: bool) -> No
 
 @click.command("dismiss")
 @config_option
-@click.argument("proposal_id", type=int)
-@click.option("--why", default="", help="Why (kept in the audit log).")
+@click.argument("proposal_id", type=int, metavar="提议编号")
+@click.option("--why", default="", help="理由（记入审计日志）。")
 @friendly
 def dismiss(config_path: str, proposal_id: int, why: str) -> None:
-    """Dismiss a card proposal.
+    """忽略一条判罚提议。
 
-    Example: forumbot dismiss 4 --why "已私下提醒"
+    提议编号见 forumbot status 的「判罚提议 #…」。
+
+    例：forumbot dismiss 4 --why "已私下提醒"
     """
     with runtime(config_path) as rt:
         p = lib.dismiss_proposal(rt, proposal_id, why, _now(rt))
@@ -351,13 +369,13 @@ def dismiss(config_path: str, proposal_id: int, why: str) -> None:
 
 @click.command("retally")
 @config_option
-@click.option("--day", type=int, required=True)
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--day", type=int, required=True, help="要重新计票的一日（第1日是警长竞选）。")
+@click.option("--json", "as_json", is_flag=True, help="输出 JSON（给脚本读）。")
 @friendly
 def retally(config_path: str, day: int, as_json: bool) -> None:
-    """Recount a day from the stored posts (after an alias or a correction).
+    """按已保存的帖子重新计一日的票（加了别名或更正了事件之后）。
 
-    Example: forumbot retally --day 2
+    例：forumbot retally --day 2
     """
     with runtime(config_path) as rt:
         data, changed = lib.retally(rt, day, _now(rt))
@@ -369,12 +387,12 @@ def retally(config_path: str, day: int, as_json: bool) -> None:
 
 @click.command("count-now")
 @config_option
-@click.option("--day", type=int, default=None, help="The day to count (default: the day under way).")
+@click.option("--day", type=int, default=None, help="要计票的一日（默认：正在进行的那一日）。")
 @friendly
 def count_now(config_path: str, day: int | None) -> None:
-    """Draft a running count now, whatever the rate limit.
+    """立即起草一篇实时计票，不等发帖间隔。
 
-    Example: forumbot count-now --day 2
+    例：forumbot count-now --day 2
     """
     with runtime(config_path) as rt:
         d = lib.count_now(rt, _now(rt), day)

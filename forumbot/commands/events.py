@@ -17,17 +17,17 @@ from typing import Callable
 import click
 
 from forumbot import gamelog
-from forumbot.commands._common import config_option, friendly, runtime
+from forumbot.commands._common import config_option, confirm, friendly, runtime
 from forumbot.gamelog import DirectorError, EventSpec
 from forumbot.runtime import Runtime
 
 WHY_CHOICES = ["vote", "night", "card", "red", "lover", "hunter", "other"]
 
 yes_option = click.option("--yes", "-y", "assume_yes", is_flag=True,
-                          help="Do not ask: carry it out after showing what it changes.")
-at_option = click.option("--at", "at_text", default=None, metavar="TIME",
-                          help="Game time it took effect: 2026-12-02T20:00, '12-02 20:00' or '20:00' "
-                               "(forum time zone). Default: SPEC §9's for the kind.")
+                          help="不再确认：列出它带来的变化后直接执行。")
+at_option = click.option("--at", "at_text", default=None, metavar="时间",
+                          help="生效的游戏时间，按论坛时区：2026-12-02T20:00、'12-02 20:00' 或 '20:00'"
+                               "（只写时刻指最近一次的这个时刻）。默认：这类事件通常的生效时间。")
 
 
 def parse_at(rt: Runtime, text: str | None) -> datetime | None:
@@ -63,7 +63,7 @@ def carry_out(rt: Runtime, preview: Callable[[], gamelog.Impact], apply: Callabl
               assume_yes: bool) -> gamelog.Applied:
     """Show what the change does, ask, then do it (and say what was done)."""
     _show(preview())
-    if not assume_yes and not click.confirm("确认执行？", default=False):
+    if not assume_yes and not confirm("确认执行？"):
         click.echo("未执行。")
         raise SystemExit(1)
     applied = apply()
@@ -86,23 +86,24 @@ def _names(value: str) -> tuple[str, ...]:
 
 @click.command("out")
 @config_option
-@click.argument("name")
+@click.argument("name", metavar="玩家名")
 @click.option("--why", type=click.Choice(WHY_CHOICES), required=True,
-              help="vote 投票, night 夜晚, card 罚下, lover 殉情, hunter 猎人, other 其他.")
-@click.option("--day", type=int, default=None, help="The day it belongs to (night: the morning after it).")
+              help="出局原因：vote 投票放逐、night 夜晚死亡、card 或 red 红牌罚下、lover 殉情、"
+                   "hunter 猎人带走、other 其他。")
+@click.option("--day", type=int, default=None, help="算在哪一日（夜晚死亡：这一夜之后的那一日）。")
 @at_option
-@click.option("--note", default="", help="Your words, kept with the event.")
+@click.option("--note", default="", help="你的备注，和事件一起保存。")
 @yes_option
 @friendly
 def out(config_path: str, name: str, why: str, day: int | None, at_text: str | None, note: str,
         assume_yes: bool) -> None:
-    """A player leaves the game (出局) at a game time.
+    """登记一名玩家在某个游戏时间出局。
 
-    A night death takes effect at the start of the day after that night, a vote-out at its
-    deadline, a daytime out (red card, a lover following, a hunter's shot) at --at (default
-    now) and before that day's vote-out. 双身份: use identity-lost for one identity.
+    夜晚死亡在这一夜之后那一日开始时生效，投票放逐在当日截止时生效，白天出局（红牌、
+    殉情、猎人带走）在 --at 的时间生效（默认现在），排在当天放逐之前。双身份局只失去
+    一个身份时用 forumbot identity-lost。
 
-    Example: forumbot out 包子 --why hunter --at "12-02 20:00"
+    例：forumbot out 包子 --why hunter --at "12-02 20:00"
     """
     _enter(config_path, lambda rt: EventSpec("out", player=name, why=why, day=day, at=parse_at(rt, at_text),
                                              note=note), assume_yes)
@@ -110,17 +111,18 @@ def out(config_path: str, name: str, why: str, day: int | None, at_text: str | N
 
 @click.command("identity-lost")
 @config_option
-@click.argument("name")
-@click.option("--why", type=click.Choice(WHY_CHOICES), required=True)
-@click.option("--day", type=int, default=None)
+@click.argument("name", metavar="玩家名")
+@click.option("--why", type=click.Choice(WHY_CHOICES), required=True,
+              help="失去身份的原因（写法同 forumbot out 的 --why）。")
+@click.option("--day", type=int, default=None, help="算在哪一日（夜晚：这一夜之后的那一日）。")
 @at_option
 @yes_option
 @friendly
 def identity_lost(config_path: str, name: str, why: str, day: int | None, at_text: str | None,
                   assume_yes: bool) -> None:
-    """双身份: one identity dies (身份死亡); the second one lost is 出局.
+    """双身份：一名玩家失去一个身份（身份死亡）；失去第二个身份即出局。
 
-    Example: forumbot identity-lost 饺子 --why night --day 3
+    例：forumbot identity-lost 饺子 --why night --day 3
     """
     _enter(config_path, lambda rt: EventSpec("identity_lost", player=name, why=why, day=day,
                                              at=parse_at(rt, at_text)), assume_yes)
@@ -128,16 +130,17 @@ def identity_lost(config_path: str, name: str, why: str, day: int | None, at_tex
 
 @click.command("night")
 @config_option
-@click.option("--day", type=int, required=True, help="The day whose morning announces this night.")
-@click.option("--out", "out_", default="", help="Players out during the night, in order: A,B (empty: 平安夜).")
+@click.option("--day", type=int, required=True, help="公布这一夜结果的那一日。")
+@click.option("--out", "out_", default="", help="这一夜出局的玩家，按顺序用逗号分开：甲,乙（不写：平安夜）。")
 @at_option
 @yes_option
 @friendly
 def night(config_path: str, day: int, out_: str, at_text: str | None, assume_yes: bool) -> None:
-    """Enter the night's results (双身份: who lost an identity); they take effect at the
-    start of --day, however late they are typed. The morning announcement is drafted.
+    """录入一夜的结果（双身份：谁失去了一个身份）。
 
-    Example: forumbot night --day 3 --out 汤圆,Alice
+    无论录入得多晚，结果都在 --day 那一日开始时生效。同时起草当日早上的公示，等你批准。
+
+    例：forumbot night --day 3 --out 汤圆,饺子
     """
     with runtime(config_path) as rt:
         now = rt.clock.now()
@@ -152,42 +155,45 @@ def night(config_path: str, day: int, out_: str, at_text: str | None, assume_yes
 
 @click.command("sheriff")
 @config_option
-@click.argument("name", required=False)
-@click.option("--none", "nobody", is_flag=True, help="No sheriff from now on.")
+@click.argument("name", required=False, metavar="[玩家名]")
+@click.option("--none", "nobody", is_flag=True, help="从现在起没有警长。")
 @at_option
 @yes_option
 @friendly
 def sheriff(config_path: str, name: str | None, nobody: bool, at_text: str | None, assume_yes: bool) -> None:
-    """Name the sheriff (the successor after 【殉职】: a living player, S10 not a revealed
-    idiot, 双身份 not the sheriff who left). The successor takes effect when the badge fell
-    vacant, unless --at says otherwise.
+    """登记警长（或【殉职】后的继任警长）。
 
-    Example: forumbot sheriff 饺子
+    继任者须是存活玩家（S10 不能是已翻牌的白痴，双身份不能是离场的警长本人）。
+    继任从警徽空出的时刻起生效，除非用 --at 另给时间。
+
+    例：forumbot sheriff 饺子
     """
     if not name and not nobody:
-        raise click.UsageError("give a player's name, or --none")
+        raise click.UsageError("请给出玩家名，或用 --none 表示没有警长")
     _enter(config_path, lambda rt: EventSpec("sheriff", player=None if nobody else name, at=parse_at(rt, at_text)),
            assume_yes)
 
 
 @click.command("draw-sheriff")
 @config_option
-@click.option("--seed", type=int, default=None, help="The random seed (default: a fresh one, recorded).")
-@click.option("--force", is_flag=True, help="Draw even where the rule set offers no draw (yet).")
+@click.option("--seed", type=int, default=None, help="随机种子（默认：新取一个，记录在案）。")
+@click.option("--force", is_flag=True, help="规则集（此时）不该抽取时也照样抽取。")
 @yes_option
 @friendly
 def draw_sheriff(config_path: str, seed: int | None, force: bool, assume_yes: bool) -> None:
-    """The random draw for a vacant badge (14人简易: a sent-off sheriff, or a voted-out one
-    who named no successor 30 minutes after the deadline). The seed is recorded.
+    """为空出的警徽随机抽取继任警长，随机种子记录在案。
 
-    Example: forumbot draw-sheriff
+    14人简易：警长被罚下，或被放逐的警长在截止后 30 分钟内没有指定继任者时抽取。
+    抽取前先列出候选人并请你确认。
+
+    例：forumbot draw-sheriff
     """
     with runtime(config_path) as rt:
         now = rt.clock.now()
         status = gamelog.badge(rt, now)
         click.echo(status.describe(now))
         click.echo("候选：" + ("、".join(status.candidates) or "无"))
-        if not assume_yes and not click.confirm("随机抽取继任警长？", default=False):
+        if not assume_yes and not confirm("随机抽取继任警长？"):
             click.echo("未执行。")
             raise SystemExit(1)
         applied = gamelog.draw_sheriff(rt, now, seed=seed, force=force)
@@ -197,124 +203,128 @@ def draw_sheriff(config_path: str, seed: int | None, force: bool, assume_yes: bo
 
 @click.command("scapegoat")
 @config_option
-@click.argument("name", required=False)
-@click.option("--none", "nobody", is_flag=True, help="No one's first identity is 替罪羊 now.")
+@click.argument("name", required=False, metavar="[玩家名]")
+@click.option("--none", "nobody", is_flag=True, help="现在没有人的第一身份是替罪羊。")
 @at_option
 @yes_option
 @friendly
 def scapegoat(config_path: str, name: str | None, nobody: bool, at_text: str | None, assume_yes: bool) -> None:
-    """双身份: whose first identity is 替罪羊 (it goes instead on a tie).
+    """双身份：登记谁的第一身份是替罪羊（平票时由它代替出局）。
 
-    Example: forumbot scapegoat 烧卖
+    例：forumbot scapegoat 烧卖
     """
     if not name and not nobody:
-        raise click.UsageError("give a player's name, or --none")
+        raise click.UsageError("请给出玩家名，或用 --none 表示没有替罪羊")
     _enter(config_path, lambda rt: EventSpec("scapegoat", player=None if nobody else name, at=parse_at(rt, at_text)),
            assume_yes)
 
 
 @click.command("voters")
 @config_option
-@click.option("--day", type=int, required=True, help="The day the scapegoat's choice is for.")
-@click.argument("names", required=False, default="")
-@click.option("--none", "nobody", is_flag=True, help="No one may vote that day (no one is out).")
+@click.option("--day", type=int, required=True, help="替罪羊指定的是哪一日的投票。")
+@click.argument("names", required=False, default="", metavar="[玩家名单]")
+@click.option("--none", "nobody", is_flag=True, help="那一日谁都不能投票（也就无人出局）。")
 @yes_option
 @friendly
 def voters(config_path: str, day: int, names: str, nobody: bool, assume_yes: bool) -> None:
-    """双身份 【冤死】: the scapegoat names who may vote on --day (--none: no one, so no one
-    is out that day). Votes by anyone else that day are void.
+    """双身份【冤死】：登记替罪羊指定的、在 --day 那一日可以投票的玩家。
 
-    Example: forumbot voters --day 3 饺子,包子,Alice
+    名单用逗号分开；--none 表示谁都不能投（那一日无人出局）。那一日其他人的票都是废票。
+
+    例：forumbot voters --day 3 饺子,包子,汤圆
     """
     if not names and not nobody:
-        raise click.UsageError("give the names (A,B,…), or --none")
+        raise click.UsageError("请给出玩家名单（甲,乙,…），或用 --none 表示谁都不能投票")
     _enter(config_path, lambda rt: EventSpec("voters", day=day, players=() if nobody else _names(names)),
            assume_yes)
 
 
 @click.command("idiot")
 @config_option
-@click.argument("name")
+@click.argument("name", metavar="玩家名")
 @at_option
 @yes_option
 @friendly
 def idiot(config_path: str, name: str, at_text: str | None, assume_yes: bool) -> None:
-    """The idiot (白痴) used 【若愚】 (S10): voted out at that moment, they stay in; their
-    votes weigh 0 from then on; they may still be voted for, never be the successor.
-    Default time: the deadline of the vote that put them out.
+    """S10：白痴发动【若愚】——被放逐时翻牌留在场上。
 
-    Example: forumbot idiot 烧卖
+    从那一刻起他的票计 0 票；他仍可以被投，但不能当继任警长。默认时间：放逐他的那次
+    投票的截止时间。
+
+    例：forumbot idiot 烧卖
     """
     _enter(config_path, lambda rt: EventSpec("idiot", player=name, at=parse_at(rt, at_text)), assume_yes)
 
 
 @click.command("accelerate")
 @config_option
-@click.option("--day", type=int, required=True)
+@click.option("--day", type=int, required=True, help="加速的那一日。")
 @yes_option
 @friendly
 def accelerate(config_path: str, day: int, assume_yes: bool) -> None:
-    """Confirm 加速 for a day (where the rule set says so, all that day's changes are void);
-    an acceleration notice is drafted.
+    """确认某一日加速（规则集这样规定时，那一日的改票全部作废）。
 
-    Example: forumbot accelerate --day 2
+    同时起草一篇加速通知，等你批准。forumbot status 会列出申请加速的玩家和是否够数。
+
+    例：forumbot accelerate --day 2
     """
     _enter(config_path, lambda rt: EventSpec("accelerated", day=day), assume_yes)
 
 
 @click.command("substitute")
 @config_option
-@click.argument("old")
-@click.argument("new")
+@click.argument("old", metavar="原玩家")
+@click.argument("new", metavar="替补账号")
 @yes_option
 @friendly
 def substitute(config_path: str, old: str, new: str, assume_yes: bool) -> None:
-    """A substitute account takes over a seat (its votes and posts are the seat's).
+    """登记替补：一个替补账号接替某名玩家的位置（它的票和发帖都算这名玩家的）。
 
-    Example: forumbot substitute 包子 替补甲
+    例：forumbot substitute 包子 替补甲
     """
     _enter(config_path, lambda rt: EventSpec("substitute", player=old, name=new), assume_yes)
 
 
 @click.command("alias")
 @config_option
-@click.argument("name")
-@click.argument("alias")
+@click.argument("name", metavar="玩家名")
+@click.argument("alias", metavar="别名")
 @yes_option
 @friendly
 def alias(config_path: str, name: str, alias: str, assume_yes: bool) -> None:
-    """Let ALIAS as written in a vote mean player NAME (a player's own name cannot be an alias).
+    """登记别名：投票里写的「别名」算作投给这名玩家（别的玩家的名字不能当别名）。
 
-    Example: forumbot alias 饺子 饺饺
+    例：forumbot alias 饺子 饺饺
     """
     _enter(config_path, lambda rt: EventSpec("alias", player=name, name=alias), assume_yes)
 
 
 @click.command("void")
 @config_option
-@click.argument("pid", type=int)
-@click.option("--why", required=True, help="The reason, shown with the void vote.")
+@click.argument("pid", type=int, metavar="pid")
+@click.option("--why", required=True, help="判废的理由，和这张废票一起显示。")
 @yes_option
 @friendly
 def void(config_path: str, pid: int, why: str, assume_yes: bool) -> None:
-    """Rule one post void (by its pid, the number in its findpost link).
+    """把一个帖子判为废票（按帖子的 pid，即帖子链接里 pid= 后面的数字）。
 
-    Example: forumbot void 345 --why "串号，导演判废"
+    例：forumbot void 345 --why "串号，导演判废"
     """
     _enter(config_path, lambda rt: EventSpec("void", pid=pid, note=why), assume_yes)
 
 
 @click.command("undo")
 @config_option
-@click.argument("event_id", type=int)
-@click.option("--why", required=True, help="Why (kept in the audit log).")
+@click.argument("event_id", type=int, metavar="事件编号")
+@click.option("--why", required=True, help="撤销的理由（记入审计日志）。")
 @yes_option
 @friendly
 def undo(config_path: str, event_id: int, why: str, assume_yes: bool) -> None:
-    """Take an event back (see forumbot events for the ids). Undoing an undo brings the
-    event back. Nothing is deleted: the history keeps both.
+    """撤销一条事件。
 
-    Example: forumbot undo 12 --why "手误，出局的是包子"
+    事件编号见 forumbot events。撤销「撤销」会让原事件恢复。什么都不会删除：历史里两条都保留。
+
+    例：forumbot undo 12 --why "手误，出局的是包子"
     """
     with runtime(config_path) as rt:
         now = rt.clock.now()
@@ -324,20 +334,22 @@ def undo(config_path: str, event_id: int, why: str, assume_yes: bool) -> None:
 
 @click.command("correct")
 @config_option
-@click.argument("event_id", type=int)
-@click.option("--player", default=None, help="The right player.")
-@click.option("--players", default=None, help="The right list (a night's outs, 冤死's voters): A,B.")
+@click.argument("event_id", type=int, metavar="事件编号")
+@click.option("--player", default=None, help="正确的玩家。")
+@click.option("--players", default=None, help="正确的名单（一夜的出局者、【冤死】的投票人）：甲,乙。")
 @at_option
-@click.option("--cause", type=click.Choice(WHY_CHOICES), default=None, help="The right cause of an out.")
-@click.option("--day", type=int, default=None)
-@click.option("--because", required=True, help="Why it is corrected (kept in the audit log).")
+@click.option("--cause", type=click.Choice(WHY_CHOICES), default=None, help="正确的出局原因。")
+@click.option("--day", type=int, default=None, help="正确的日。")
+@click.option("--because", required=True, help="更正的理由（记入审计日志）。")
 @yes_option
 @friendly
 def correct(config_path: str, event_id: int, player: str | None, players: str | None, at_text: str | None,
             cause: str | None, day: int | None, because: str, assume_yes: bool) -> None:
-    """Correct an event: the wrong player or the wrong time. What is not given is kept.
+    """更正一条事件：录错的玩家、时间、原因或日。
 
-    Example: forumbot correct 12 --player 包子 --because "录错了人"
+    事件编号见 forumbot events。没有给出的部分保持原样。
+
+    例：forumbot correct 12 --player 包子 --because "录错了人"
     """
     with runtime(config_path) as rt:
         now = rt.clock.now()
@@ -379,12 +391,12 @@ def correction_spec(rt: Runtime, event_id: int, *, player: str | None = None, at
 
 @click.command("events")
 @config_option
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--json", "as_json", is_flag=True, help="输出 JSON（给脚本读）。")
 @friendly
 def events(config_path: str, as_json: bool) -> None:
-    """The game's events: game time, what, who entered it and when, whether it stands.
+    """列出本局的事件：游戏时间、内容、谁在何时录入、是否已撤销。
 
-    Example: forumbot events
+    例：forumbot events
     """
     with runtime(config_path) as rt:
         views = gamelog.list_events(rt)
@@ -408,13 +420,14 @@ def events(config_path: str, as_json: bool) -> None:
 
 @click.command("redraft")
 @config_option
-@click.option("--day", type=int, required=True)
+@click.option("--day", type=int, required=True, help="要重新起草最终计票的那一日。")
 @friendly
 def redraft(config_path: str, day: int) -> None:
-    """Draft the day's final count again (after a correction made a published one wrong):
-    a new post marked 更正 for you to approve; the published one is never edited.
+    """重新起草一日的最终计票（更正事件使已发布的那篇不再正确时）。
 
-    Example: forumbot redraft --day 2
+    新帖标明「更正」，等你批准；已发布的那篇不会被改动。
+
+    例：forumbot redraft --day 2
     """
     with runtime(config_path) as rt:
         draft = gamelog.redraft_final(rt, day, rt.clock.now())

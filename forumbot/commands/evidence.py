@@ -17,19 +17,20 @@ __all__ = ["commands", "evidence"]
 
 @click.command("evidence")
 @config_option
-@click.option("--day", required=True, type=click.IntRange(min=1), help="The day to export (1 = sheriff election).")
+@click.option("--day", required=True, type=click.IntRange(min=1), help="要导出的一日（第1日是警长竞选）。")
 @click.option("--out", "out", required=True, type=click.Path(dir_okay=False, writable=True),
-              help="The file to write (UTF-8 JSON), e.g. day2-evidence.json.")
+              help="写入的文件（UTF-8 编码的 JSON），例如 day2-evidence.json。")
 @friendly
 def evidence(config_path: str, day: int, out: str) -> None:
-    """Export a day as the bot saw it, for a dispute: every version of every post of the
-    day's threads (the first one seen is what counted), when the bot saw each and read
-    the pages, the game's events, the rule set and the tally the live run stored.
+    """导出机器人眼中的一日，供争议时复核。
 
-    Anyone can read the file; `forumbot tally --evidence FILE` recounts it without the
-    forum, the database or the config, and says whether it gives the live tally.
+    文件里有当日各帖每个帖子的每个版本（计票用的是机器人最先看到的那个）、机器人
+    何时看到每个版本、何时读的页面、本局的事件、规则集，以及运行时保存的实时计票。
 
-    Example: forumbot evidence --config game.toml --day 2 --out day2-evidence.json
+    谁都可以读这个文件；forumbot tally --evidence 文件 不需要论坛、数据库和配置就能
+    按它重新计票，并说明结果是否与实时计票一致。
+
+    例：forumbot evidence --config game.toml --day 2 --out day2-evidence.json
     """
     with runtime(config_path) as rt:
         now = rt.clock.now()

@@ -65,22 +65,23 @@ def _table(messages: list[PrivateMessage]) -> Table:
 @click.command("inbox")
 @click.option("--pages", "pages", required=True, multiple=True,
               type=click.Path(exists=True, dir_okay=False),
-              help="Saved PM conversation page (X3.5 or 7.2 HTML, X3.5 mobile-API JSON). "
-                   "Repeat, or list several after one --pages.")
-@click.argument("more", nargs=-1, type=click.Path(exists=True, dir_okay=False))
+              help="保存下来的短消息对话页（X3.5 或 7.2 的 HTML，X3.5 手机版接口的 JSON）。"
+                   "可以重复 --pages，也可以在一个 --pages 后列出多个文件。")
+@click.argument("more", nargs=-1, type=click.Path(exists=True, dir_okay=False), metavar="[更多文件]...")
 @click.option("--json", "as_json", is_flag=True,
-              help="Print a JSON list, one object per message: id, from, uid, time, text.")
+              help='输出 JSON 列表，每条消息一个对象，字段是 "id"、"from"、"uid"、"time"、"text"。')
 @click.option("--tz", default="Asia/Shanghai", show_default=True,
-              help="The forum's time zone (pages carry no zone marker).")
+              help="论坛的时区（页面上不写时区）。")
 @click.option("--now", default=None,
-              help="ISO time the pages were saved, for relative times (default: each file's "
-                   "modification time).")
+              help="页面保存的时间（ISO 格式），用来换算「3 分钟前」这样的相对时间"
+                   "（默认：每个文件的修改时间）。")
 def inbox(pages: tuple[str, ...], more: tuple[str, ...], as_json: bool, tz: str,
           now: str | None) -> None:
-    """Print every private message read from saved conversation pages (either Discuz!
-    version, detected), once per message id, oldest first.
+    """列出保存下来的短消息对话页里的每条站内信，按消息编号去重，从早到晚。
 
-    Example:
+    两代 Discuz! 的页面都能读，自动识别。用于核对争议：「机器人收到我的批准了吗？」
+
+    例：
 
         forumbot inbox --pages conversation-with-director.html --json
     """

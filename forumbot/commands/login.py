@@ -14,13 +14,14 @@ from forumbot.commands._common import config_option, friendly, runtime
 @config_option
 @friendly
 def login(config_path: str) -> None:
-    """Log the bot in now — one attempt, with the current password (FORUMBOT_PASSWORD or
-    [bot].password_file) — and save the session. After a failed login the agent does not
-    try again by itself (Discuz locks every account behind the IP out after five wrong
-    passwords): fix the password (or the captcha, the security question), then run this.
-    A running agent takes the saved session on its next pass; no restart needed.
+    """让机器人现在登录一次，并保存会话。
 
-    Example: FORUMBOT_PASSWORD=… forumbot login --config game.toml
+    只试一次，用当前的密码（环境变量 FORUMBOT_PASSWORD 或配置里的 [bot].password_file）。
+    登录失败后机器人不会自己再试（Discuz 在同一 IP 输错五次密码后会锁住这个 IP 上的
+    所有账号）：改好密码（或关掉验证码、改好安全提问）后运行这个命令。运行中的机器人
+    下一轮就用保存的会话，不用重启。
+
+    例：FORUMBOT_PASSWORD=… forumbot login --config game.toml
     """
     from forumbot.agent import OPERATOR_LOGIN
     from forumbot.alarms import LOGIN_KEY, AlarmKind, clear_login, raise_login

@@ -9,15 +9,16 @@ from forumbot.commands._common import config_option, friendly, runtime
 
 @click.command("notify")
 @config_option
-@click.option("--test", "test", is_flag=True, help="Send the director a test PM now (exactly once, like any).")
+@click.option("--test", "test", is_flag=True, help="现在给导演发一条测试站内信（和其他站内信一样只发一次）。")
 @friendly
 def notify(config_path: str, test: bool) -> None:
-    """The director by forum PM ([notify]): who the director is on the forum, what the
-    bot told them and when, PMs waiting or refused, the last commands read. With --test,
-    a PM is sent to the director now: the way to check the setup before the game (the
-    director may answer 状态 to check the way back).
+    """站内信通知导演（配置 [notify]）：现在的设置和发送情况。
 
-    Example: forumbot notify --test
+    列出导演在论坛上是谁、机器人何时告诉过导演什么、等待发出或发送失败的站内信、
+    最近读到的导演指令。加 --test 现在就给导演发一条站内信：开局前用它检查设置
+    （导演回复「状态」可以检查回来的方向）。
+
+    例：forumbot notify --test
     """
     from forumbot.errors import ForumUnavailable
     from forumbot.notify import Notifier

@@ -87,21 +87,22 @@ def _table(records: list[dict[str, object]]) -> Table:
 @click.command("posts")
 @click.option("--pages", "pages", required=True, multiple=True,
               type=click.Path(exists=True, dir_okay=False),
-              help="Saved thread page (HTML or mobile-API JSON). Repeat, or list several after one --pages.")
-@click.argument("more", nargs=-1, type=click.Path(exists=True, dir_okay=False))
-@click.option("--json", "as_json", is_flag=True, help="Print a JSON list, one object per post.")
+              help="保存下来的帖子页面（HTML 或手机版接口的 JSON）。可以重复 --pages，"
+                   "也可以在一个 --pages 后列出多个文件。")
+@click.argument("more", nargs=-1, type=click.Path(exists=True, dir_okay=False), metavar="[更多文件]...")
+@click.option("--json", "as_json", is_flag=True, help="输出 JSON 列表，每个帖子一个对象。")
 @click.option("--tz", default="Asia/Shanghai", show_default=True,
-              help="The forum's time zone (pages carry no zone marker).")
+              help="论坛的时区（页面上不写时区）。")
 @click.option("--now", default=None,
-              help="ISO time the pages were fetched; needed only for relative times without a title.")
+              help="页面抓取的时间（ISO 格式）；只有「3 分钟前」这样没有完整时间提示的相对时间才需要。")
 def posts(pages: tuple[str, ...], more: tuple[str, ...], as_json: bool, tz: str,
           now: str | None) -> None:
-    """Print every post read from saved thread pages, deduplicated by pid.
+    """列出保存下来的帖子页面里的每个帖子，按 pid 去重。
 
-    Shows floor, pid, author, time, edit time, quoted pids and the vote declaration
-    found in the post's own text.
+    显示楼层、pid、作者、发帖时间、编辑时间、引用的帖子（pid），以及在帖子本身文字
+    里读到的投票声明。
 
-    Example:
+    例：
 
         forumbot posts --pages viewthread-tid2-page1.html viewthread-tid2-page2.html --json
     """

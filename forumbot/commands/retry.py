@@ -10,14 +10,14 @@ from forumbot.commands._common import config_option, friendly, runtime
 
 @click.command("retry")
 @config_option
-@click.argument("draft_id", type=int)
+@click.argument("draft_id", type=int, metavar="草稿编号")
 @friendly
 def retry(config_path: str, draft_id: int) -> None:
-    """Send a failed draft again, once the reason it failed is fixed (a captcha turned
-    off, a thread reopened…). The running agent looks for it on the forum first, so it
-    is never posted twice. Written to the audit log.
+    """重发一篇发送失败的帖子（失败的原因解决之后，例如关掉了验证码、帖子重新开放）。
 
-    Example: forumbot retry 7
+    运行中的机器人会先在论坛上找它，没找到才发出，所以绝不会发两次。记入审计日志。
+
+    例：forumbot retry 7
     """
     from forumbot.commands.director import STATE_ZH, _draft_line
     from forumbot.outbox import DraftState, InvalidTransitionError, UnknownDraftError

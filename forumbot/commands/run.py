@@ -93,23 +93,23 @@ def hold_game(rt):
 
 @click.command("run")
 @config_option
-@click.option("--once", is_flag=True, help="One pass (poll, decide, publish) and exit.")
-@click.option("-v", "--verbose", is_flag=True, help="Debug logging.")
+@click.option("--once", is_flag=True, help="只跑一轮（读帖、判定、发帖）就退出。")
+@click.option("-v", "--verbose", is_flag=True, help="输出调试日志。")
 @desk_options
 @friendly
 def run(config_path: str, once: bool, verbose: bool, with_desk: bool, desk_host: str, desk_port: int) -> None:
-    """Run the agent beside the game: poll, rule, tally, draft, publish approved posts.
+    """让机器人陪着游戏运行：读帖、判定、计票、起草，发出你批准的帖子。
 
-    It keeps going until Ctrl-C or SIGTERM (a clean stop within a second: waits and
-    retries end at once; a post cut short is looked up before it is ever sent again).
-    With --once it exits 1 when the pass could not reach the forum or log in.
-    The password comes from FORUMBOT_PASSWORD or [bot].password_file. Only one agent
-    runs a game at a time: a second one refuses to start and names the first.
+    它一直运行，直到按 Ctrl-C 或收到停止信号（一秒内干净地停下：等待和重试立即结束；
+    发到一半的帖子再发之前会先在论坛上查找）。加 --once 时，这一轮连不上论坛或登录
+    不了，退出码为 1。密码来自环境变量 FORUMBOT_PASSWORD 或配置里的 [bot].password_file。
+    一局同时只能有一个机器人运行：第二个会拒绝启动，
+    并说明第一个是哪个进程、在哪台机器上。
 
-    With --desk the director's web page is served too (http://127.0.0.1:8765/); if its
-    port is taken the agent runs without it, and forumbot status says so.
+    加 --desk 同时打开导演台网页（http://127.0.0.1:8765/）；端口被占用时机器人照常
+    运行，只是没有导演台，forumbot status 会说明。
 
-    Example: FORUMBOT_PASSWORD=… forumbot run --config game.toml --desk
+    例：FORUMBOT_PASSWORD=… forumbot run --config game.toml --desk
     """
     from forumbot.agent import Agent
     from forumbot.health import Health

@@ -15,29 +15,29 @@ log = logging.getLogger("forumbot.service")
 
 @click.command("serve")
 @click.option("--games", "games", envvar="FORUMBOT_GAMES", type=click.Path(file_okay=False),
-              help="The folder of game configs (NAME.toml, or NAME/game.toml); or set FORUMBOT_GAMES "
-                   "(as --game NAME and status --all read it).")
+              help="各局配置所在的文件夹（局名.toml 或 局名/game.toml）；也可以用环境变量 FORUMBOT_GAMES "
+                   "指定（--game 和 status --all 也读它）。")
 @click.option("--service", "service_file", envvar="FORUMBOT_SERVICE", type=click.Path(dir_okay=False),
-              help="The service file ([service]: games, desk_host, desk_port, log_file…); or set FORUMBOT_SERVICE.")
-@click.option("--desk-host", default=None, help="Address of the desk (default 127.0.0.1).")
-@click.option("--desk-port", default=None, type=int, help="Port of the desk (default 8765).")
-@click.option("--no-desk", is_flag=True, help="Serve no desk (health is then only in forumbot status --all).")
-@click.option("-v", "--verbose", is_flag=True, help="Debug logging.")
+              help="服务配置文件（其中的 [service] 表：各局文件夹、导演台地址与端口、日志文件…）；也可以用 FORUMBOT_SERVICE 指定。")
+@click.option("--desk-host", default=None, help="导演台的地址（默认 127.0.0.1）。")
+@click.option("--desk-port", default=None, type=int, help="导演台的端口（默认 8765）。")
+@click.option("--no-desk", is_flag=True, help="不开导演台（运行状况只能用 forumbot status --all 看）。")
+@click.option("-v", "--verbose", is_flag=True, help="输出调试日志。")
 @friendly
 def serve(games: str | None, service_file: str | None, desk_host: str | None, desk_port: int | None,
           no_desk: bool, verbose: bool) -> None:
-    """Run every game in a folder: one process, one desk, one forum session per account.
+    """一个进程运行文件夹里的每一局：一个导演台，每个论坛账号只登录一次。
 
-    Each NAME.toml in the folder is a game (as for forumbot run: its own database,
-    outbox and audit log). Games added, changed or removed while it runs are picked up
-    without a restart; one game's error never stops the others. Games on the same forum
-    and bot account share one login, one throttle and one flood clock.
+    文件夹里的每个 局名.toml（或 局名/game.toml）是一局，和 forumbot run 一样有自己的
+    数据库、待发帖子和审计日志。运行中加入、修改或移走的局不用重启就会生效；一局出错
+    不会影响其他局。同一论坛、同一机器人账号的各局共用一次登录、一个请求节流和一个
+    灌水间隔计时。
 
-    The desk lists every game at http://127.0.0.1:8765/ and serves each game's desk
-    below /g/NAME/; /healthz answers a monitor. A second serve on the same folder, or a
-    forumbot run on a game the service runs, refuses.
+    导演台在 http://127.0.0.1:8765/ 列出每一局，每局的导演台在 /g/局名/ 下；/healthz
+    给监控程序读。同一文件夹的第二个 serve，或对服务正在运行的一局再开 forumbot run，
+    都会被拒绝。
 
-    Example: FORUMBOT_PASSWORD=… forumbot serve --games games/
+    例：FORUMBOT_PASSWORD=… forumbot serve --games games/
     """
     from forumbot.config import ConfigError
     from forumbot.desk import DeskSecurityError
@@ -52,7 +52,7 @@ def serve(games: str | None, service_file: str | None, desk_host: str | None, de
     elif games:
         settings = ServiceSettings(games=Path(games))
     else:
-        raise click.UsageError("name the games folder: --games DIR, or --service service.toml (FORUMBOT_SERVICE)")
+        raise click.UsageError("请指定各局所在的文件夹：--games 文件夹，或 --service service.toml（FORUMBOT_SERVICE）")
     settings = settings.with_options(desk_host=desk_host, desk_port=desk_port,
                                      desk=False if no_desk else None, verbose=verbose or None)
     service = Service(settings)

@@ -12,43 +12,47 @@ from forumbot.simulator.serve import prepare_forum
 
 @click.command("simulate")
 @click.option("--port", type=int, default=8080, show_default=True,
-              help="Port on 127.0.0.1 (0 picks a free one).")
+              help="127.0.0.1 上的端口（0：随便找一个空闲的）。")
 @click.option("--discuz", type=click.Choice(["x3", "7.2"]), default=None,
-              help="Discuz! generation: x3 (X3.5, the default) or 7.2.")
-@click.option("--gbk", is_flag=True, help="Serve a GBK forum (pages and forms in GBK).")
+              help="Discuz! 版本：x3（X3.5，默认）或 7.2。")
+@click.option("--gbk", is_flag=True, help="模拟 GBK 编码的论坛（页面和表单都用 GBK）。")
 @click.option("--script", "script", type=click.Path(dir_okay=False), default=None,
-              help="A simulator script (TOML or JSON, format below); default: the demo game.")
+              help="模拟器脚本（TOML 或 JSON，格式见下）；默认：演示用的一局游戏。")
 @click.option("--ppp", type=click.IntRange(min=1), default=None,
-              help="Posts per page (default 10, or the script's).")
+              help="每页帖子数（默认 10，或脚本里设的值）。")
 def simulate(port: int, discuz: str | None, gbk: bool, script: str | None,
              ppp: int | None) -> None:
-    """Serve a simulated Discuz! forum (X3.5 or 7.2) you can open in a browser.
+    """在本机运行一个模拟的 Discuz! 论坛（X3.5 或 7.2），可以用浏览器打开。
 
-    Without --script it seeds a demo game: board 版杀区 with a discussion thread and a
-    voting thread, users 导演, 计票机器人 and 8 players (password demo-password). The
-    same game is served by both generations.
+    不给 --script 时放一局演示游戏：版块「版杀区」里一个讨论帖和一个投票帖，用户有
+    导演、计票机器人和 8 名玩家（密码都是 "demo-password"）。两代论坛放的是同一局。
 
-    Example:
+    例：
 
         forumbot simulate --port 8080 --script game.toml --ppp 10
 
         forumbot simulate --discuz 7.2 --gbk
 
-    A script describes a forum, not a game (a game config with [game] is refused):
-    TOML (.toml) or JSON, every table optional, times ISO or an offset from
-    site.start such as "-2h", "+90s", "-1h30m".
+    脚本描述的是论坛，不是游戏（带 [game] 的游戏配置会被拒绝）：文件名以 .toml 结尾
+    的按 TOML 读，其他按 JSON 读；每个表都可以省略；时间写 ISO 格式，或相对
+    [site].start 的偏移，如 "-2h"、"+90s"、"-1h30m"。
 
     \b
     [site]
     start = "2026-11-30T09:00:00+08:00"
-    discuz = "x3"            # or "7.2"
-    charset = "utf-8"        # or "gbk"
+    discuz = "x3"            # 或 "7.2"
+    charset = "utf-8"        # 或 "gbk"
     posts_per_page = 10
-    [site.settings]          # switches, e.g. moderate_replies = true,
-    floodctrl = 15           # captcha_login, captcha_post, newbiespan
+    [site.settings]          # 论坛开关（都可省略），例如：
+    floodctrl = 15           # 两次发帖至少间隔的秒数
+    moderate_replies = false # 新回复要版主审核
+    captcha_login = false    # 登录要验证码
+    captcha_post = false     # 发帖要验证码
+    newbiespan = 2           # 新注册多久内不能发帖（X3 分钟，7.2 小时）
     [[users]]
     name = "导演"
-    password = "pw"          # uid, banned, registered = "-1m" optional
+    password = "pw"
+    banned = false           # 可选，还有 uid = 2、registered = "-1m"
     [[forums]]
     name = "版杀区"
     [[threads]]
@@ -59,11 +63,11 @@ def simulate(port: int, discuz: str | None, gbk: bool, script: str | None,
     message = "投票格式：投票对象：玩家名"
     at = "-2h"
     [[posts]]
-    key = "v1"               # lets later posts quote it
+    key = "v1"               # 后面的帖子可以引用它
     thread = "vote"
     author = "导演"
     message = "投票对象：饺子"
-    at = "-1h"               # quote = "KEY", blocked = true optional
+    at = "-1h"               # 可选：quote = "v1"、blocked = true
     [[edits]]
     post = "v1"
     message = "投票对象：包子"

@@ -71,41 +71,41 @@ def _summary(report: dict[str, Any]) -> Table:
 
 @click.command("tally")
 @click.option("--config", "config_path", type=click.Path(dir_okay=False),
-              help="The game config (TOML), e.g. config.toml. Not needed with --evidence.")
-@click.option("--day", type=click.IntRange(min=1), help="The day to tally (1 = sheriff election).")
+              help="本局的配置文件（TOML），例如 config.toml。用 --evidence 时不需要。")
+@click.option("--day", type=click.IntRange(min=1), help="要计票的一日（第1日是警长竞选）。")
 @click.option("--pages", "pages", multiple=True, type=click.Path(dir_okay=False),
-              help="Saved thread page (HTML or mobile-API JSON). Repeat, or list several after one --pages.")
-@click.argument("more", nargs=-1, type=click.Path(dir_okay=False))
+              help="保存下来的帖子页面（HTML 或手机版接口的 JSON）。可以重复 --pages，"
+                   "也可以在一个 --pages 后列出多个文件。")
+@click.argument("more", nargs=-1, type=click.Path(dir_okay=False), metavar="[更多文件]...")
 @click.option("--evidence", "evidence_path", type=click.Path(dir_okay=False),
-              help="Recount from a file written by `forumbot evidence` instead of saved pages.")
-@click.option("--json", "as_json", is_flag=True, help="Print the SPEC §7 JSON object instead of a table.")
+              help="按 forumbot evidence 导出的证据文件重新计票，而不是按保存的页面。")
+@click.option("--json", "as_json", is_flag=True, help="输出 JSON 对象（格式见规格说明第 7 节），而不是表格。")
 def tally(config_path: str | None, day: int | None, pages: tuple[str, ...], more: tuple[str, ...],
           evidence_path: str | None, as_json: bool) -> None:
-    """Recount a day from saved thread pages: every vote's ruling, the counts and the result.
+    """按保存下来的帖子页面重新计一日的票：每一票的判定、票数和结果。
 
-    Only posts in the day's vote thread count as votes. Posts are read from the pages
-    the forum served (no network). A page saved after the fact holds only a post's
-    latest text; the bot counted the text it first saw. To recount exactly as the bot
-    did, export the day with `forumbot evidence` and recount that file: it needs no
-    forum, database or config, and exits 3 when the recount differs from the live
-    tally the file holds (or the file was changed after export).
+    只有当日投票帖里的帖子算作投票。帖子从论坛给出的页面里读（不联网）。事后保存的
+    页面只有帖子最新的文字，而机器人计的是它最先看到的文字。要完全按机器人当时的
+    计法复核，先用 forumbot evidence 导出这一日，再按那个文件计票：不需要论坛、数据库
+    和配置；复核结果与文件里的实时计票不同（或文件导出后被改过）时退出码为 3。
 
-    Example:
+    例：
 
         forumbot tally --config game.toml --day 2 --pages tid12-page1.html tid12-page2.html --json
 
         forumbot tally --evidence day2-evidence.json --json
     """
+    # An exit status of 3 is DIFFERS below; SPEC §7 defines the --json object.
     if evidence_path is not None:
         if pages or more:
-            raise click.UsageError("--evidence and --pages cannot be used together: the evidence file holds the posts.")
+            raise click.UsageError("--evidence 和 --pages 不能同时使用：证据文件里已经有帖子")
         _tally_evidence(evidence_path, config_path, day, as_json)
         return
     for name, value in (("--config", config_path), ("--day", day)):
         if value is None:
-            raise click.UsageError(f"Missing option '{name}'.")
+            raise click.UsageError(f"缺少选项：{name}（不用 --evidence 时必须给出）")
     if not pages:
-        raise click.UsageError("Missing option '--pages'.")
+        raise click.UsageError("缺少选项：--pages（不用 --evidence 时必须给出）")
     try:
         outcome = offline_tally(config_path, day, [*pages, *more])  # type: ignore[arg-type]
     except (ConfigError, OfflineTallyError) as exc:

@@ -166,7 +166,7 @@ def test_cmd_help__every_command_documents_itself_with_an_example():
     for name, command in main.commands.items():
         result = runner.invoke(main, [name, "--help"])
         assert result.exit_code == 0, name
-        assert "Example" in result.output or "example" in result.output, f"{name} --help has no example"
+        assert "例：" in result.output, f"{name} --help has no example"
 
 
 def test_cmd_status__counts_acceleration_requests(played):
@@ -240,7 +240,10 @@ def test_cmd_void__the_directors_ruling_on_one_post(played):
     asked = invoke(config, "void", str(pid), "--why", "串号嫌疑", input="n\n")  # shown, not done
     assert asked.exit_code != 0 and "4楼 烧卖：有效，计入 → 废票：导演判定无效" in asked.output
     assert "未执行" in asked.output
-    result = invoke(config, "void", str(pid), "--why", "串号嫌疑", input="y\n")
+    unsure = invoke(config, "void", str(pid), "--why", "串号嫌疑", input="嗯\n")  # asked again, then no input
+    assert unsure.exit_code != 0 and "请回答 y（是）或 n（否）" in unsure.output and "已取消" in unsure.output
+    assert "Error" not in unsure.output and "invalid input" not in unsure.output
+    result = invoke(config, "void", str(pid), "--why", "串号嫌疑", input="是\n")  # the director answers in Chinese
     assert result.exit_code == 0, result.output
     assert "已记录事件" in result.output
     data = json.loads(invoke(config, "retally", "--day", "2", "--json").output)

@@ -144,4 +144,4 @@ def test_every_event_command_documents_itself():
     for name in ("out", "identity-lost", "night", "sheriff", "draw-sheriff", "scapegoat", "voters", "idiot",
                  "accelerate", "substitute", "alias", "void", "undo", "correct", "events", "redraft"):
         result = CliRunner().invoke(main, [name, "--help"])
-        assert result.exit_code == 0 and "Example" in result.output, name
+        assert result.exit_code == 0 and "例：" in result.output, name

@@ -172,14 +172,14 @@ def test_cmd_evidence__options(exported, tmp_path):
     wrong_day = run("--evidence", str(out), "--day", "3")
     assert wrong_day.exit_code == 1 and "是第2日的" in wrong_day.output
     both = run("--evidence", str(out), "--pages", str(out))
-    assert both.exit_code == 2 and "--evidence and --pages" in both.output
+    assert both.exit_code == 2 and "--evidence 和 --pages 不能同时使用" in both.output
     missing = run("--evidence", str(tmp_path / "nope.json"))
     assert missing.exit_code == 1 and "无法读取" in missing.output
     # without --evidence, the pages recount needs what it always needed
     no_pages = run("--config", str(tmp_path / "game.toml"), "--day", "2")
-    assert no_pages.exit_code == 2 and "Missing option '--pages'" in no_pages.output
+    assert no_pages.exit_code == 2 and "错误：缺少选项：--pages" in no_pages.output
     no_config = run("--day", "2", "--pages", str(out))
-    assert no_config.exit_code == 2 and "Missing option '--config'" in no_config.output
+    assert no_config.exit_code == 2 and "错误：缺少选项：--config" in no_config.output
 
 
 def test_cmd_evidence__a_config_beside_the_file_is_compared_not_used(exported, tmp_path):

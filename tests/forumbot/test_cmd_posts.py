@@ -70,4 +70,4 @@ def test_cmd_posts__bad_zone(x3_dir) -> None:
 
 def test_cmd_posts__help_has_example() -> None:
     result = _run("--help")
-    assert result.exit_code == 0 and "Example" in result.output and "--json" in result.output
+    assert result.exit_code == 0 and "例：" in result.output and "--json" in result.output

@@ -133,7 +133,7 @@ def test_cmd_tally__errors_are_one_line(tmp_path, x3_dir):
 
 def test_cmd_tally__help_has_an_example():
     result = CliRunner().invoke(main, ["tally", "--help"])
-    assert result.exit_code == 0 and "Example" in result.output and "--json" in result.output
+    assert result.exit_code == 0 and "例：" in result.output and "--json" in result.output
 
 
 EVENTS = """

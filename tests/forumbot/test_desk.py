@@ -503,7 +503,7 @@ def test_desk__bbcode_preview(source, expected):
 
 def test_desk__command_is_documented():
     result = CliRunner().invoke(cli, ["desk", "--help"])
-    assert result.exit_code == 0 and "Example: forumbot desk" in result.output
+    assert result.exit_code == 0 and "例：forumbot desk" in result.output
 
 
 def test_desk__command_refuses_elsewhere_without_token(tmp_path, monkeypatch):
