@@ -12,6 +12,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+from forumbot.commands._common import Refusal
 from forumbot.commands._time import zone_and_now
 
 from parsers.errors import PageParseError
@@ -91,7 +92,7 @@ def inbox(pages: tuple[str, ...], more: tuple[str, ...], as_json: bool, tz: str,
     except PageParseError as exc:
         raise click.ClickException(str(exc)) from exc
     except OSError as exc:
-        raise click.ClickException(f"cannot read {exc.filename}: {exc.strerror}") from exc
+        raise Refusal(f"无法读取 {exc.filename}：{exc.strerror}") from exc
     if as_json:
         click.echo(json.dumps([message_record(m) for m in messages], ensure_ascii=False, indent=2))
     else:

@@ -8,6 +8,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+from forumbot.commands._common import Refusal
 from forumbot.commands._time import zone_and_now
 
 from parsers.errors import PageParseError
@@ -59,6 +60,9 @@ def _declaration(vote: dict[str, object] | None) -> str:
     return text
 
 
+_LACKS_ZH = {"no author": "没有作者", "no floor": "没有楼层", "no author and no floor": "没有作者和楼层"}
+
+
 def _short_time(iso: object) -> str:
     """``2026-11-30T00:24:47+08:00`` → ``11-30 00:24:47`` (the zone is the --tz one)."""
     if not iso:
@@ -67,15 +71,15 @@ def _short_time(iso: object) -> str:
 
 
 def _table(records: list[dict[str, object]]) -> Table:
-    table = Table(title=f"{len(records)} posts")
-    for name in ("floor", "pid", "author", "time", "edited", "quotes → pids", "declaration"):
-        table.add_column(name, justify="right" if name in ("floor", "pid") else "left")
+    table = Table(title=f"共 {len(records)} 个帖子")
+    for name in ("楼层", "pid", "作者", "发帖时间", "编辑时间", "引用（pid）", "投票声明"):
+        table.add_column(name, justify="right" if name in ("楼层", "pid") else "left")
     for r in records:
         quotes = ", ".join(str(q["pid"]) if q["pid"] is not None else "?" for q in r["quotes"])
         table.add_row(
             "" if r["floor"] is None else str(r["floor"]),
             str(r["pid"]),
-            str(r["author"] or "(anonymous)") + (f" [{r['notice']}]" if r["notice"] else ""),
+            str(r["author"] or "（匿名）") + (f" [{r['notice']}]" if r["notice"] else ""),
             _short_time(r["posted_at"]),
             _short_time(r["edited_at"]),
             quotes,
@@ -112,15 +116,15 @@ def posts(pages: tuple[str, ...], more: tuple[str, ...], as_json: bool, tz: str,
     except PageParseError as exc:
         raise click.ClickException(str(exc)) from exc
     except OSError as exc:
-        raise click.ClickException(f"cannot read {exc.filename}: {exc.strerror}") from exc
+        raise Refusal(f"无法读取 {exc.filename}：{exc.strerror}") from exc
     records = [post_record(p) for p in found]
     if as_json:
         click.echo(json.dumps(records, ensure_ascii=False, indent=2))
     else:
         Console().print(_table(records))
-    lacking = [f"pid {p.pid} ({why})" for p in found if (why := incomplete(p)) is not None]
+    lacking = [f"pid {p.pid}（{_LACKS_ZH.get(why, why)}）" for p in found if (why := incomplete(p)) is not None]
     if lacking:  # shown above, but not a page to count from: say so in the exit code
-        raise click.ClickException(f"{len(lacking)} post(s) read incompletely: {', '.join(lacking[:10])}")
+        raise Refusal(f"{len(lacking)} 个帖子没有读全（不能据此计票）：{'、'.join(lacking[:10])}")
 
 
 commands = [posts]

@@ -149,9 +149,12 @@ def run(config_path: str, once: bool, verbose: bool, with_desk: bool, desk_host:
         client.save_session()
         log.info("stopped cleanly")
         if once and report is not None and (report.unreachable or client.login_blocked is not None):
-            why = (f"could not reach the forum at {client.base_url}" if report.unreachable
-                   else f"could not log in: {client.login_blocked}")
-            raise click.ClickException(f"this pass was incomplete: {why}")
+            from forumbot.alarms import forum_words
+            from forumbot.commands._common import Refusal
+
+            why = (f"无法连接论坛 {client.base_url}" if report.unreachable
+                   else f"无法登录：{forum_words(str(client.login_blocked))}")
+            raise Refusal(f"这一轮没有完成：{why}")
 
 
 commands = [run]

@@ -6,6 +6,7 @@ import threading
 
 import click
 
+from forumbot.commands._common import Refusal
 from forumbot.simulator.script import ScriptError
 from forumbot.simulator.serve import prepare_forum
 
@@ -81,16 +82,17 @@ def simulate(port: int, discuz: str | None, gbk: bool, script: str | None,
     except ValueError as exc:
         raise click.ClickException(str(exc)) from exc
     except OSError as exc:
-        raise click.ClickException(f"cannot listen on 127.0.0.1:{port}: {exc.strerror}") from exc
+        raise Refusal(f"无法监听 127.0.0.1:{port}：{exc.strerror}") from exc
     name = "Discuz! 7.2" if forum.sim.discuz == "7.2" else "Discuz! X3.5"
-    click.echo(f"{name} simulator ({forum.sim.charset}, {forum.source}) at {base}")
-    click.echo(f"  cookie prefix {forum.sim.cookiepre}; Ctrl-C stops it")
+    where = "示例论坛" if forum.source == "demo" else f"脚本 {forum.source}"
+    click.echo(f"模拟的 {name} 论坛（{forum.sim.charset.upper()}，{where}）：{base}")
+    click.echo(f"  cookie 前缀 {forum.sim.cookiepre}；按 Ctrl-C 结束")
     for name, password in forum.accounts:
-        click.echo(f"  account {name} / {password}")
+        click.echo(f"  账号 {name} / 密码 {password}")
     try:
         threading.Event().wait()
     except KeyboardInterrupt:
-        click.echo("stopping")
+        click.echo("已停止")
     finally:
         forum.sim.stop()
 

@@ -52,7 +52,7 @@ def test_cmd_posts__dedupes_html_and_api_copies(x3_dir) -> None:
 def test_cmd_posts__table(x3_dir) -> None:
     result = _run("--pages", str(x3_dir / "viewthread-tid2-page2.html"))
     assert result.exit_code == 0
-    assert "10 posts" in result.output and "计票机器人" in result.output
+    assert "共 10 个帖子" in result.output and "计票机器人" in result.output
 
 
 def test_cmd_posts__not_a_thread_page_is_one_line_error(x3_dir) -> None:

@@ -124,7 +124,7 @@ def test_discuz_stop__run_once_exits_nonzero_when_the_forum_is_unreachable(tmp_p
     proc = run_forumbot(config, "--once", clock=clock_to_env(clock))
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 1, err
-    assert f"could not reach the forum at {base}" in err
+    assert f"错误：这一轮没有完成：无法连接论坛 {base}" in err
 
 
 def test_discuz_stop__run_once_exits_zero_when_the_forum_answers(tmp_path):

@@ -127,4 +127,4 @@ def test_robot_page__forumbot_posts_shows_but_exits_nonzero_on_a_post_without_au
     first.write_bytes(anonymous_author("discuz-x3", "viewthread-tid2-page1.html", 4))
     result = CliRunner().invoke(main, ["posts", "--json", "--pages", str(first)])
     assert result.exit_code != 0
-    assert '"pid": 4' in result.output and "pid 4 (no author)" in result.output
+    assert '"pid": 4' in result.output and "pid 4（没有作者）" in result.output and "没有读全" in result.output
