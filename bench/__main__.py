@@ -29,13 +29,17 @@ def discover() -> list[str]:
     )
 
 
-def run_all(names: list[str]) -> list[dict[str, object]]:
+def run_all(names: list[str], failed: list[str] | None = None) -> list[dict[str, object]]:
+    """Every bench's rows; a bench that raises gets a row saying so, and its name is added
+    to ``failed`` (the command then exits 1: a broken bench is not a result)."""
     rows: list[dict[str, object]] = []
+    failed = failed if failed is not None else []
     for name in names:
         try:
             module = importlib.import_module(f"bench.{name}")
         except Exception as exc:  # noqa: BLE001 — one broken bench must not hide the rest
             rows.append(skipped(name, f"import failed: {type(exc).__name__}: {exc}"))
+            failed.append(name)
             continue
         run = getattr(module, "run", None)
         if not callable(run):
@@ -44,6 +48,7 @@ def run_all(names: list[str]) -> list[dict[str, object]]:
             produced = run()
         except Exception as exc:  # noqa: BLE001
             rows.append(skipped(name, f"failed: {type(exc).__name__}: {exc}"))
+            failed.append(name)
             continue
         for row in produced:
             rows.append({key: row.get(key) for key in ROW_KEYS})
@@ -145,7 +150,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"unknown benchmark(s): {', '.join(unknown)} (known: {', '.join(names)})", file=sys.stderr)
         return 2
     selected = [n for n in names if n in wanted] if wanted else names
-    rows = run_all(selected)
+    failed: list[str] = []
+    rows = run_all(selected, failed)
     Console().print(render_table(rows))
     DOCS.parent.mkdir(parents=True, exist_ok=True)
     text = render_markdown(rows, datetime.now(timezone.utc))
@@ -153,6 +159,9 @@ def main(argv: list[str] | None = None) -> int:
         text = merge_markdown(text, DOCS.read_text(encoding="utf-8"), selected, names)
     DOCS.write_text(text + notes_markdown(names), encoding="utf-8")
     print(f"wrote {DOCS}", file=sys.stderr)
+    if failed:
+        print(f"benchmark(s) failed: {', '.join(failed)}", file=sys.stderr)
+        return 1
     return 0
 
 

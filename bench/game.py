@@ -312,9 +312,11 @@ after two changes in the re-tally path — `Store.thread_versions(tid)` returns 
 and latest version of every post of a thread in one query (it was one `first_seen` query
 per post per pass: 29 % of the time), and `forumbot.game` memoises `parse_vote` (pure;
 re-parsing the same texts every pass was 15 %). The agent now spends about half a pass in
-HTTP and half in decoding stored posts and tallying. What a further cut needs: skip the
-re-tally of a day when none of its threads got a new or edited post and no event was
-recorded since the last pass (an idle pass would then cost only its poll requests).
+HTTP and half in decoding stored posts and tallying. Since then an idle pass skips the
+re-tally of a day when none of its threads got a new or edited post and nothing else the
+count depends on changed (events, outbox, tallies, cards; no deadline or settle moment
+passed): the *service* rows measure an idle pass at 1.35× the bare poll request, 2.2×
+less than with the re-tally. This game's passes mostly find new posts, so it gains little.
 
 **Passes.** The agent waits 600 ± 60 game s *after* each pass. At ×9,540 a pass of a few
 tens of wall milliseconds lasts several hundred game seconds, so the live game gets about

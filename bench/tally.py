@@ -17,6 +17,7 @@ from datetime import datetime, timedelta, timezone
 from engine.ballots import Ballot, in_post_order
 from engine.report import tally_json
 from engine.rules import PRESETS
+from engine.events import EventKind, GameEvent
 from engine.state import DayWindow, GameState
 from engine.tally import tally_day
 from parsers.models import Post, Quote, TimePrecision, VoteDeclaration, VoteKind
@@ -34,7 +35,9 @@ def build(events: int = EVENTS, players: int = PLAYERS, seed: int = 7) -> tuple[
     start = datetime(2026, 11, 29, 9, 30, tzinfo=TZ)
     deadline = start + timedelta(hours=36)
     day = DayWindow(number=2, start=start, deadline=deadline, vote_thread=12)
-    state = GameState(players=names, director="导演", bot="计票机器人", sheriff=names[0], days=(day,))
+    # The sheriff (×2) was elected before this day: an event with no game time (SPEC §9).
+    sheriff = GameEvent(EventKind.SHERIFF, None, player=names[0])
+    state = GameState(players=names, director="导演", bot="计票机器人", days=(day,), events=(sheriff,))
     first_vote: dict[str, int] = {}
     ballots = []
     for i in range(events):
