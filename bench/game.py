@@ -5,8 +5,9 @@ The simulator runs here (127.0.0.1) and a driver thread posts the generated game
 quoted changes, abstentions, chat) at its scripted game times. The agent runs as
 ``python -m forumbot run --config …`` in a subprocess; both share an accelerated clock
 through ``FORUMBOT_CLOCK``, so seven game days pass in about a minute and every policy is
-``auto`` (an unattended run: counts are published, days close). The child's CPU time and
-peak RSS come from ``os.wait4`` — they are the agent's own, not this process's.
+``auto`` (an unattended run: counts are published, days close). The child's CPU time
+comes from ``os.wait4`` and its peak RSS from its own VmHWM — the agent's, not this
+process's (``ru_maxrss`` would carry this process's high-water mark into the child).
 
 Then the same game is read from scratch: a fresh database, ``forumbot run --once`` at the
 end of the game (one pass that backfills every thread).
@@ -26,11 +27,12 @@ import sys
 import tempfile
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from pathlib import Path
 
 from forumbot.clock import AcceleratedClock
+from forumbot.harness.runner import read_hwm_kb
 from forumbot.runtime import CLOCK_ENV, clock_to_env
 from forumbot.scenario import BOT, PASSWORD, Driver, GamePlan, build_world, load_plan, write_config
 from forumbot.simulator import Simulator
@@ -79,15 +81,29 @@ class GameRun:
     notes: list[str] = field(default_factory=list)
 
 
+# A bare interpreter that imports the agent and says its own peak RSS (VmHWM, KiB).
+BASELINE = ("import forumbot.agent; print([l.split()[1] for l in open('/proc/self/status') "
+            "if l.startswith('VmHWM:')][0])")
+
+
+def _printed_hwm_mb(log: str) -> float:
+    return int(log.strip().splitlines()[-1]) / 1024
+
+
 def _child(args: list[str], env: dict[str, str], log: Path, *, until=None, timeout: float = 300) -> ChildRun:
     """Run ``args``; when ``until`` is given, SIGTERM the child (a clean stop: the current
     pass finishes) once it returns True. ``timeout`` seconds after the start it is killed.
-    CPU and peak RSS are the child's own (``os.wait4``; ``Popen.poll`` would reap it)."""
+    CPU is the child's own (``os.wait4``; ``Popen.poll`` would reap it). Peak RSS is its
+    VmHWM, sampled while it runs: ``ru_maxrss`` is not the child's own — Linux carries the
+    spawning process's high-water mark across the (v)fork and exec, so a child of this
+    bench would weigh at least as much as the bench itself."""
     began = time.monotonic()
+    hwm_kb = 0
     with open(log, "wb") as out:
         proc = subprocess.Popen(args, env=env, stdout=out, stderr=subprocess.STDOUT, cwd=ROOT)
         asked = killed = False
         while True:
+            hwm_kb = max(hwm_kb, read_hwm_kb(proc.pid) or 0)
             pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
             if pid:
                 break
@@ -101,7 +117,7 @@ def _child(args: list[str], env: dict[str, str], log: Path, *, until=None, timeo
             time.sleep(0.05)
         proc.returncode = os.waitstatus_to_exitcode(status)
     wall = time.monotonic() - began
-    return ChildRun(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, proc.returncode,
+    return ChildRun(wall, usage.ru_utime + usage.ru_stime, hwm_kb / 1024, proc.returncode,
                     log.read_text(encoding="utf-8", errors="replace"))
 
 
@@ -156,7 +172,8 @@ def measure(days: int = DAYS, players: int = PLAYERS, posts: int = POSTS,
     with tempfile.TemporaryDirectory(prefix="forumbot-bench-game-") as tmp:
         work = Path(tmp)
         # --- the baseline: a bare interpreter that imports the agent
-        baseline = _child([sys.executable, "-c", "import forumbot.agent"], env, work / "baseline.log")
+        baseline = _child([sys.executable, "-c", BASELINE], env, work / "baseline.log")
+        baseline = replace(baseline, rss_mb=_printed_hwm_mb(baseline.log))  # too short-lived to sample
         # --- the live game
         clock = AcceleratedClock(origin=origin, factor=factor, wall_origin=time.time() + 1.0)
         sim = Simulator(clock=clock)
@@ -297,9 +314,12 @@ if __name__ == "__main__":
 
 
 NOTES = """
-**Peak RSS** (goal < 80 MB) is measured on the agent's own process (`os.wait4`), beside a
-bare interpreter that only imports `forumbot.agent`: almost all of the agent's memory is
-its imports (httpx, lxml, bs4, jinja2, rich, sqlite-utils); a seven-day game adds a few MB.
+**Peak RSS** (goal < 80 MB) is the agent process's own VmHWM (sampled every 50 ms while it
+runs), beside a bare interpreter that only imports `forumbot.agent` and prints its own
+VmHWM: almost all of the agent's memory is its imports (httpx, lxml, bs4, jinja2, rich,
+sqlite-utils); a seven-day game adds a few MB. Until 2026-12-01 these figures came from
+`ru_maxrss`, which on Linux also counts the spawning process's high-water mark (it is
+carried across the fork and exec): they were the larger of the agent and this bench.
 
 **CPU.** Every pass re-reads each active day's posts from the store and re-rules and
 re-tallies the day from scratch — by design: the count is always a function of what is

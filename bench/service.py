@@ -93,8 +93,9 @@ def _published_everywhere(games) -> bool:
 
 
 def _baseline_rss(env: dict[str, str]) -> float:
-    done = subprocess.run([sys.executable, "-c", "import resource, forumbot.agent; "
-                           "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"],
+    # VmHWM, not ru_maxrss: that carries this bench's own high-water mark across the spawn.
+    done = subprocess.run([sys.executable, "-c", "import forumbot.agent; print([l.split()[1] for l in "
+                           "open('/proc/self/status') if l.startswith('VmHWM:')][0])"],
                           env=env, capture_output=True, text=True, cwd=ROOT)
     return int(done.stdout.strip() or 0) / 1024
 
