@@ -22,8 +22,8 @@ demo: $(STAMP)
 
 # The forumbot command lives in .venv/bin (make cannot change your shell's PATH).
 help:
-	@echo "forumbot is installed in $(VENV)/bin: run $(BIN)/forumbot --help"
-	@echo "or, once per terminal, . $(BIN)/activate   (then just: forumbot --help)"
+	@echo "forumbot 装在 $(VENV)/bin 里：运行 $(BIN)/forumbot --help"
+	@echo "或者在每个终端里先运行一次 . $(BIN)/activate（之后直接用 forumbot --help）"
 
 browser:
 	bash .ci/ensure-browser

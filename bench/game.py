@@ -335,7 +335,7 @@ re-parsing the same texts every pass was 15 %). The agent now spends about half 
 HTTP and half in decoding stored posts and tallying. Since then an idle pass skips the
 re-tally of a day when none of its threads got a new or edited post and nothing else the
 count depends on changed (events, outbox, tallies, cards; no deadline or settle moment
-passed): the *service* rows measure an idle pass at 1.35× the bare poll request, 2.2×
+passed): the *service* rows measure an idle pass at 1.0–1.35× the bare poll request (three runs), 2.2–2.6×
 less than with the re-tally. This game's passes mostly find new posts, so it gains little.
 
 **Passes.** The agent waits 600 ± 60 game s *after* each pass. At ×9,540 a pass of a few
