@@ -24,13 +24,10 @@ from forumbot import announce
 from forumbot.gamelog import DIRECTOR, DirectorError
 from forumbot.outbox import DraftState
 from forumbot.runtime import Runtime
+from forumbot.views import hm
 from forumbot.wording import WINNER_ZH
 
 META_KEY = "desk:game_over"
-
-
-def hm(at: datetime | None) -> str:
-    return f"{at:%m-%d %H:%M}" if at else "—"
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ from datetime import datetime
 from typing import Any, Mapping
 
 from engine.events import WHY_IDENTITY_ZH, WHY_ZH, parse_why
+from forumbot.views import hm  # noqa: F401 - the templates and desk modules call texts.hm
 from forumbot.wording import (ACTOR_ZH, CARD_ZH, DRAFT_KIND_ZH, DRAFT_STATE_ZH, FLAG_ZH,  # noqa: F401
                               PROPOSAL_STATE_ZH, PROPOSAL_ZH, RULESET_ZH, WINNER_ZH, WINNERS, card_zh, draft_kind_zh,
                               draft_state_zh)
@@ -159,10 +160,6 @@ def _chinese(text: str) -> bool:
 
 
 # ---------------------------------------------------------------- times
-
-
-def hm(at: datetime | None) -> str:
-    return f"{at:%m-%d %H:%M}" if at else "—"
 
 
 def iso_text(value: Any) -> str:
