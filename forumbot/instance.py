@@ -33,6 +33,7 @@ from typing import Any
 
 LOCK_SUFFIX = ".agent.lock"
 RECORD_SIZE = 4096  # bytes written once at start; every update rewrites them in place
+NAMING_GRACE = 5.0  # seconds a refused start waits for the holder to write who it is
 
 
 class InstanceError(Exception):
@@ -100,6 +101,22 @@ def _why(exc: OSError) -> str:
     return exc.strerror or str(exc)
 
 
+def _names_a_live_holder(holder: Holder) -> bool:
+    """The record names a process that may hold the lock: one on another host, or a live
+    one here."""
+    if holder.pid is None:
+        return False
+    if holder.host != socket.gethostname():
+        return True
+    try:
+        os.kill(holder.pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # alive, another user's
+        return True
+    return True
+
+
 def _read_record(fd: int) -> dict[str, Any]:
     for _ in range(3):  # a writer may be halfway through its pwrite: read again
         raw = os.pread(fd, RECORD_SIZE, 0)
@@ -143,6 +160,12 @@ class InstanceLock:
             except BlockingIOError:
                 if time.monotonic() >= deadline:
                     holder = Holder.from_record(_read_record(fd), running=True)
+                    if not _names_a_live_holder(holder) and time.monotonic() < deadline + NAMING_GRACE:
+                        # The holder took the lock but has not written who it is yet (a
+                        # loaded machine can pause it between the two; the file may still
+                        # name the previous, ended holder): wait to name the right one.
+                        time.sleep(0.05)
+                        continue
                     os.close(fd)
                     since = f"，自 {_short(holder.since)} 起" if holder.since else ""
                     who = "forumbot serve（服务，运行文件夹里的每局游戏）" if holder.role == "service" \

@@ -30,6 +30,37 @@ def test_instance__a_second_lock_on_the_same_file_is_refused_naming_the_holder(t
     InstanceLock.acquire(path, wait_seconds=0).release()  # released: free again
 
 
+def test_instance__a_refusal_waits_to_name_a_holder_that_has_not_written_yet(tmp_path):
+    """Two starts at once on a loaded machine: the winner may be paused between taking the
+    lock and writing who it is, and the file may still name the previous, ended holder.
+    The refused start names the process that holds the lock now."""
+    import fcntl
+    import json
+    import threading
+
+    path = tmp_path / "game.sqlite.agent.lock"
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
+                          text=True).stdout.strip()
+    path.write_text(json.dumps({"pid": int(dead), "host": socket.gethostname(), "role": "agent"}))
+    fd = os.open(path, os.O_RDWR)
+    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # held, the record not yet rewritten
+
+    def write_late():
+        time.sleep(0.6)  # after the refused start's own wait_seconds
+        data = json.dumps({"pid": os.getpid(), "host": socket.gethostname(), "role": "agent"}).encode()
+        os.pwrite(fd, data.ljust(4096), 0)
+
+    writer = threading.Thread(target=write_late)
+    writer.start()
+    try:
+        with pytest.raises(InstanceBusy) as caught:
+            InstanceLock.acquire(path, wait_seconds=0.1)
+    finally:
+        writer.join()
+        os.close(fd)
+    assert f"pid {os.getpid()}" in str(caught.value) and f"pid {dead}" not in str(caught.value)
+
+
 def test_instance__released_when_the_holder_is_killed(tmp_path):
     path = lock_path(tmp_path / "game.sqlite")
     holder = subprocess.Popen(
