@@ -19,8 +19,9 @@ from flask import Flask, current_app, flash, render_template, request
 from werkzeug.exceptions import HTTPException
 
 from forumbot.clock import Clock
-from forumbot.desk.security import (CSRF_FIELD, LOOPBACK_NAMES, TOKEN_ENV, DeskSecurityError, LoginLimiter,
-                                    client_address, csrf_token, is_loopback, lockout_message, login_limiter)
+from forumbot.desk.security import (CSRF_FIELD, TOKEN_ENV, DeskSecurityError, LoginLimiter,
+                                    app_config, client_address, csrf_token, is_loopback, lockout_message,
+                                    login_limiter)
 from forumbot.runtime import Runtime, open_runtime
 
 DEFAULT_HOST = "127.0.0.1"
@@ -66,17 +67,8 @@ def create_app(config_path: str | Path, *, host: str = DEFAULT_HOST, clock: Cloc
             "(at least 8 characters) or bind to 127.0.0.1"
         )
     app = Flask("forumbot.desk", root_path=str(Path(__file__).parent))
-    app.config.update(
-        SECRET_KEY=secret_key or secrets.token_bytes(32),
-        SESSION_COOKIE_NAME="forumbot_desk",
-        SESSION_COOKIE_HTTPONLY=True,
-        SESSION_COOKIE_SAMESITE="Strict",
-        MAX_CONTENT_LENGTH=1024 * 1024,
-        DESK_LOGIN=needs_login,
-        DESK_TOKEN=token,
-        DESK_POLL_SECONDS=poll_seconds,
-        TRUSTED_HOSTS=list(LOOPBACK_NAMES) if not needs_login else None,
-    )
+    app.config.update(app_config(secret_key=secret_key or secrets.token_bytes(32), needs_login=needs_login,
+                                 token=token, poll_seconds=poll_seconds))
     app.extensions["forumbot_runtime"] = RuntimeHolder(lambda: open_runtime(config_path, clock=clock))
     app.extensions["forumbot_login_limiter"] = limiter or LoginLimiter()
     # Registered before the blueprint's guards, so a locked-out address is answered first.

@@ -15,7 +15,7 @@ from forumbot import director
 from forumbot.desk import data, texts
 from forumbot.desk.forms import NOBODY
 from forumbot.desk.app import runtime_holder
-from forumbot.desk.security import check_csrf, logged_in, token_matches
+from forumbot.desk.security import check_csrf, logged_in, security_headers, token_matches
 from forumbot.game import current_state
 from forumbot.runtime import Runtime
 
@@ -62,17 +62,7 @@ def _guard():
     return None
 
 
-@bp.after_app_request
-def _headers(response):
-    response.headers.setdefault(
-        "Content-Security-Policy",
-        "default-src 'self'; script-src 'self'; style-src 'self'; style-src-attr 'unsafe-inline'; "
-        "img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
-    )
-    response.headers.setdefault("X-Content-Type-Options", "nosniff")
-    response.headers.setdefault("Referrer-Policy", "no-referrer")
-    response.headers.setdefault("Cache-Control", "no-store")
-    return response
+bp.after_app_request(security_headers)
 
 
 def local(target: str | None, default: str) -> str:

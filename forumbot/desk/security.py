@@ -28,6 +28,35 @@ CSRF_FIELD = "csrf_token"
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1", "[::1]")
 
 
+def app_config(*, secret_key: bytes, needs_login: bool, token: str, poll_seconds: float) -> dict[str, object]:
+    """The Flask settings every desk app has (one game's, the service's): the signed
+    session cookie, the body limit, the login and the trusted host names."""
+    return dict(
+        SECRET_KEY=secret_key,
+        SESSION_COOKIE_NAME="forumbot_desk",
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Strict",
+        MAX_CONTENT_LENGTH=1024 * 1024,
+        DESK_LOGIN=needs_login,
+        DESK_TOKEN=token,
+        DESK_POLL_SECONDS=poll_seconds,
+        TRUSTED_HOSTS=list(LOOPBACK_NAMES) if not needs_login else None,
+    )
+
+
+def security_headers(response):
+    """No inline script, no framing, no referrer, no caching: on every desk answer."""
+    response.headers.setdefault(
+        "Content-Security-Policy",
+        "default-src 'self'; script-src 'self'; style-src 'self'; style-src-attr 'unsafe-inline'; "
+        "img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+    )
+    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    response.headers.setdefault("Referrer-Policy", "no-referrer")
+    response.headers.setdefault("Cache-Control", "no-store")
+    return response
+
+
 class DeskSecurityError(Exception):
     """The desk cannot be served safely as asked (e.g. no token for a non-loopback host)."""
 

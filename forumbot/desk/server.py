@@ -108,11 +108,10 @@ def listen_error(host: str, port: int, exc: OSError, *, port_option: str | None 
     return f"导演台无法使用 {where}：{exc.strerror or exc}"
 
 
-@dataclass
-class DeskServer:
-    """A desk served from a background thread; ``stop()`` shuts it down cleanly."""
+class ServedDesk:
+    """A desk's HTTP server on a background thread: where to open it, and its shutdown
+    (one game's desk here, the service's in ``forumbot.desk.service``)."""
 
-    app: Flask
     server: BaseWSGIServer
     thread: threading.Thread
 
@@ -129,10 +128,22 @@ class DeskServer:
     def address_line(self) -> str:
         return address_line(self.server.host, self.server.port)
 
-    def stop(self) -> None:
+    def _shut_down(self) -> None:
         self.server.shutdown()
         self.thread.join(timeout=10)
         self.server.server_close()
+
+
+@dataclass
+class DeskServer(ServedDesk):
+    """A game's desk served from a background thread; ``stop()`` shuts it down cleanly."""
+
+    app: Flask
+    server: BaseWSGIServer
+    thread: threading.Thread
+
+    def stop(self) -> None:
+        self._shut_down()
         self.app.extensions["forumbot_runtime"].close()
 
 

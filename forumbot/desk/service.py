@@ -26,17 +26,18 @@ import hmac
 import os
 import secrets
 import threading
-from datetime import datetime, timedelta
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable
 
-from flask import Flask, abort, current_app, flash, jsonify, redirect, render_template, request, session, url_for
+from flask import Flask, abort, flash, jsonify, redirect, render_template, request, session, url_for
 
 from forumbot.clock import Clock
 from forumbot.desk.app import _error_page, create_app
-from forumbot.desk.security import (LOOPBACK_NAMES, TOKEN_ENV, DeskSecurityError, LoginLimiter, check_csrf,
-                                    client_address, csrf_token, is_loopback, lockout_message, logged_in,
-                                    login_limiter, token_matches, CSRF_FIELD)
+from forumbot.desk.security import (CSRF_FIELD, TOKEN_ENV, DeskSecurityError, LoginLimiter,
+                                    app_config, check_csrf, client_address, csrf_token, is_loopback,
+                                    lockout_message, logged_in, login_limiter, security_headers, token_matches)
+from forumbot.desk.server import ServedDesk
 from forumbot.desk.texts import hm
 
 # The scheduler publishes its view after every pass and at least every few seconds while
@@ -132,17 +133,8 @@ class ServiceDesk:
 
 def _root_app(desk: ServiceDesk, *, needs_login: bool, token: str, poll_seconds: float) -> Flask:
     app = Flask("forumbot.desk.service", root_path=str(Path(__file__).parent))
-    app.config.update(
-        SECRET_KEY=desk.secret_key,
-        SESSION_COOKIE_NAME="forumbot_desk",
-        SESSION_COOKIE_HTTPONLY=True,
-        SESSION_COOKIE_SAMESITE="Strict",
-        MAX_CONTENT_LENGTH=1024 * 1024,
-        DESK_LOGIN=needs_login,
-        DESK_TOKEN=token,
-        DESK_POLL_SECONDS=poll_seconds,
-        TRUSTED_HOSTS=list(LOOPBACK_NAMES) if not needs_login else None,
-    )
+    app.config.update(app_config(secret_key=desk.secret_key, needs_login=needs_login, token=token,
+                                 poll_seconds=poll_seconds))
     app.extensions["forumbot_login_limiter"] = desk.limiter
     app.extensions["forumbot_service_desk"] = desk
     app.json.ensure_ascii = False  # type: ignore[attr-defined]  # /healthz in readable UTF-8
@@ -167,17 +159,7 @@ def _root_app(desk: ServiceDesk, *, needs_login: bool, token: str, poll_seconds:
             check_csrf()
         return None
 
-    @app.after_request
-    def _headers(response):
-        response.headers.setdefault(
-            "Content-Security-Policy",
-            "default-src 'self'; script-src 'self'; style-src 'self'; style-src-attr 'unsafe-inline'; "
-            "img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
-        )
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        response.headers.setdefault("Referrer-Policy", "no-referrer")
-        response.headers.setdefault("Cache-Control", "no-store")
-        return response
+    app.after_request(security_headers)
 
     @app.context_processor
     def _globals() -> dict[str, Any]:
@@ -277,32 +259,14 @@ def _health(service: Any):
 
 
 
-class ServiceDeskServer:
+class ServiceDeskServer(ServedDesk):
     """The service's desk served from a background thread (``stop()`` ends it)."""
 
     def __init__(self, desk: ServiceDesk, server: Any, thread: threading.Thread) -> None:
         self.desk, self.server, self.thread = desk, server, thread
 
-    @property
-    def urls(self) -> list[str]:
-        from forumbot.desk.server import desk_urls
-
-        return desk_urls(self.server.host, self.server.port)
-
-    @property
-    def url(self) -> str:
-        return self.urls[0]
-
-    @property
-    def address_line(self) -> str:
-        from forumbot.desk.server import address_line
-
-        return address_line(self.server.host, self.server.port)
-
     def stop(self) -> None:
-        self.server.shutdown()
-        self.thread.join(timeout=10)
-        self.server.server_close()
+        self._shut_down()
         self.desk.close()
 
 
