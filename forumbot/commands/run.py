@@ -67,7 +67,12 @@ class LogFile(logging.FileHandler):
                              "the console keeps the log until it can\n")
 
 
-def setup_logging(verbose: bool, log_file: Path | None = None, *, clock: Clock | None = None) -> None:
+def setup_logging(verbose: bool, log_file: Path | None = None, *, clock: Clock | None = None,
+                  fmt: str = LOG_FORMAT, key: str = "[agent].log_file",
+                  filters: tuple[logging.Filter, ...] = ()) -> None:
+    """The console (and ``log_file``), stamped in the forum's time. ``key`` names the
+    setting a log file that cannot be written comes from (``forumbot serve`` passes its
+    own format, key and the filter that names the game)."""
     stamp = forum_time(clock)
     handlers: list[logging.Handler] = [logging.StreamHandler()]
     if log_file is not None:
@@ -75,10 +80,12 @@ def setup_logging(verbose: bool, log_file: Path | None = None, *, clock: Clock |
             handlers.append(LogFile(Path(log_file)))
         except OSError as exc:
             raise click.ClickException(
-                f"无法写入日志文件 {log_file}（{exc.strerror or exc}）：请检查 [agent].log_file "
+                f"无法写入日志文件 {log_file}（{exc.strerror or exc}）：请检查 {key} "
                 "及其所在文件夹是否存在、可写") from None
     for handler in handlers:
-        handler.setFormatter(ForumTimeFormatter(LOG_FORMAT, stamp))
+        handler.setFormatter(ForumTimeFormatter(fmt, stamp))
+        for one in filters:
+            handler.addFilter(one)
     logging.basicConfig(level=logging.DEBUG if verbose else logging.INFO, handlers=handlers, force=True)
     logging.getLogger("httpx").setLevel(logging.WARNING)
 

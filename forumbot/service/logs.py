@@ -9,8 +9,6 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-import click
-
 from forumbot.clock import Clock
 
 FORMAT = "%(asctime)s %(name)s %(levelname)s %(game)s%(message)s"
@@ -28,22 +26,9 @@ class GameName(logging.Filter):
 
 
 def setup(verbose: bool, log_file: Path | None, *, clock: Clock | None) -> None:
-    from forumbot.commands.run import ForumTimeFormatter, LogFile, forum_time
+    from forumbot.commands.run import setup_logging
 
-    handlers: list[logging.Handler] = [logging.StreamHandler()]
-    if log_file is not None:
-        try:
-            handlers.append(LogFile(Path(log_file)))
-        except OSError as exc:
-            raise click.ClickException(
-                f"无法写入日志文件 {log_file}（{exc.strerror or exc}）：请检查 [service].log_file "
-                "及其所在文件夹是否存在、可写") from None
-    stamp = forum_time(clock)
-    for handler in handlers:
-        handler.setFormatter(ForumTimeFormatter(FORMAT, stamp))
-        handler.addFilter(GameName())
-    logging.basicConfig(level=logging.DEBUG if verbose else logging.INFO, handlers=handlers, force=True)
-    logging.getLogger("httpx").setLevel(logging.WARNING)
+    setup_logging(verbose, log_file, clock=clock, fmt=FORMAT, key="[service].log_file", filters=(GameName(),))
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
 
 
