@@ -39,6 +39,7 @@ from forumbot.desk.security import (CSRF_FIELD, TOKEN_ENV, DeskSecurityError, Lo
                                     lockout_message, logged_in, login_limiter, security_headers, token_matches)
 from forumbot.desk.server import ServedDesk
 from forumbot.desk.texts import hm
+from forumbot.service.scanner import signature as _signature
 
 # The scheduler publishes its view after every pass and at least every few seconds while
 # idle: older than this (game seconds), it is stuck.
@@ -72,14 +73,6 @@ class GameApps:
 
     def close(self) -> None:
         self.forget(set())
-
-
-def _signature(path: Path) -> tuple[int, int] | None:
-    try:
-        st = path.stat()
-    except OSError:
-        return None
-    return (st.st_mtime_ns, st.st_size)
 
 
 class ServiceDesk:

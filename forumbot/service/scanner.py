@@ -48,11 +48,12 @@ def scan(folder: Path) -> dict[str, GameFile]:
         name = unicodedata.normalize("NFC", name)
         if name in found:  # 第三局.toml and 第三局/game.toml: the folder's is taken
             continue
-        found[name] = GameFile(name, path, _signature(path))
+        found[name] = GameFile(name, path, signature(path))
     return found
 
 
-def _signature(path: Path) -> tuple[int, int] | None:
+def signature(path: Path) -> tuple[int, int] | None:
+    """A config file's (mtime, size): it changed when this did; None when it is gone."""
     try:
         st = path.stat()
     except OSError:

@@ -8,7 +8,6 @@ import os
 import subprocess
 import sys
 import threading
-import time
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -23,6 +22,7 @@ from forumbot.runtime import CLOCK_ENV, clock_to_env, open_runtime
 from forumbot.scenario import BOT, GAME_START, PASSWORD
 from forumbot.service import Service, ServiceSettings
 from forumbot.simulator import Simulator
+from tests.forumbot.agent_process import wait_for as _wait_for
 
 FACTOR = 60.0  # a 60 s poll interval is one wall second
 # [agent] settings of every game: the forum's time runs ×60, a request every 2 game s.
@@ -124,13 +124,8 @@ def served(tmp: Path, count: int, *, votes: int = 3, deadline: timedelta = timed
 
 
 def wait_for(check: Callable[[], object], timeout: float = 60.0, every: float = 0.05) -> object:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = check()
-        if value:
-            return value
-        time.sleep(every)
-    raise AssertionError(f"timed out after {timeout:.0f} s waiting for {check}")
+    """agent_process.wait_for with the service's longer default (fifty games start)."""
+    return _wait_for(check, timeout=timeout, every=every)
 
 
 def bot_times(many: ManyGames) -> list[datetime]:
