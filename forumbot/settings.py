@@ -101,7 +101,11 @@ def load_settings(config: GameConfig) -> Settings:
     return Settings(bot=bot, agent=agent, policies=policies, notify=notify)
 
 
-class _Reader:
+class KeyReader:
+    """Reads keys of a TOML file's tables, each refusal a ConfigError naming the file and
+    the key; relative paths are relative to the file's folder. The game config's settings
+    (below) and the service file (``forumbot.service.settings``) build on it."""
+
     def __init__(self, path: Path) -> None:
         self.path = path
         self.base = path.resolve().parent
@@ -147,6 +151,11 @@ class _Reader:
         if value is not None and not isinstance(value, bool):
             raise self.fail(f"{where}.{key}", f"expected true or false, got {value!r}")
         return value
+
+
+
+class _Reader(KeyReader):
+    """The game config's [bot], [agent], [policies] and [notify] tables."""
 
     def bot(self, table: dict[str, Any], default_username: str | None) -> BotSettings:
         self.known(table, BOT_KEYS, "[bot]")

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from forumbot.config import ConfigError
+from forumbot.settings import KeyReader
 
 SERVICE_ENV = "FORUMBOT_SERVICE"
 KEYS = {"games", "desk", "desk_host", "desk_port", "desk_token_file", "password_file", "log_file",
@@ -88,14 +89,7 @@ def service_from_env() -> Path | None:
     return Path(value) if value else None
 
 
-class _Reader:
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.base = path.resolve().parent
-
-    def fail(self, key: str, message: str) -> ConfigError:
-        return ConfigError(f"{self.path}: {key}: {message}")
-
+class _Reader(KeyReader):
     def read(self, doc: dict[str, Any]) -> ServiceSettings:
         unknown = sorted(set(doc) - {"service"})
         if unknown:
@@ -111,8 +105,9 @@ class _Reader:
         unknown = sorted(set(table) - KEYS)
         if unknown:
             raise self.fail(f"[service].{unknown[0]}", f"unknown key (known keys: {', '.join(sorted(KEYS))})")
-        games = self.path_value(table, "games", required=True)
-        assert games is not None
+        games = self.path_value(table, "games", "[service]")
+        if games is None:
+            raise self.fail("[service].games", "missing (the folder that holds the game configs)")
         port = table.get("desk_port", 8765)
         if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
             raise self.fail("[service].desk_port", f"expected a port number (0–65535), got {port!r}")
@@ -121,40 +116,17 @@ class _Reader:
             raise self.fail("[service].desk_host", f"expected an address such as 127.0.0.1, got {host!r}")
         return ServiceSettings(
             games=games,
-            desk=self.flag(table, "desk", True),
+            desk=bool(self.flag(table, "desk", "[service]", True)),
             desk_host=host.strip(),
             desk_port=port,
-            desk_token_file=self.path_value(table, "desk_token_file"),
-            password_file=self.path_value(table, "password_file"),
-            log_file=self.path_value(table, "log_file"),
-            scan_seconds=self.number(table, "scan_seconds", 10.0, minimum=0.1),
-            flood_seconds=self.number(table, "flood_seconds", DEFAULT_FLOOD_SECONDS, minimum=0),
-            verbose=self.flag(table, "verbose", False),
+            desk_token_file=self.path_value(table, "desk_token_file", "[service]"),
+            password_file=self.path_value(table, "password_file", "[service]"),
+            log_file=self.path_value(table, "log_file", "[service]"),
+            scan_seconds=self.number(table, "scan_seconds", "[service]", 10.0, minimum=0.1),
+            flood_seconds=self.number(table, "flood_seconds", "[service]", DEFAULT_FLOOD_SECONDS, minimum=0),
+            verbose=bool(self.flag(table, "verbose", "[service]", False)),
             source=self.path,
         )
-
-    def path_value(self, table: dict[str, Any], key: str, *, required: bool = False) -> Path | None:
-        value = table.get(key)
-        if value is None:
-            if required:
-                raise self.fail(f"[service].{key}", "missing (the folder that holds the game configs)")
-            return None
-        if not isinstance(value, str) or not value:
-            raise self.fail(f"[service].{key}", f"expected a path, got {value!r}")
-        path = Path(value).expanduser()
-        return path if path.is_absolute() else self.base / path
-
-    def number(self, table: dict[str, Any], key: str, default: float, *, minimum: float) -> float:
-        value = table.get(key, default)
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or value < minimum:
-            raise self.fail(f"[service].{key}", f"expected a number ≥ {minimum:g}, got {value!r}")
-        return float(value)
-
-    def flag(self, table: dict[str, Any], key: str, default: bool) -> bool:
-        value = table.get(key, default)
-        if not isinstance(value, bool):
-            raise self.fail(f"[service].{key}", f"expected true or false, got {value!r}")
-        return value
 
 
 __all__ = ["DEFAULT_FLOOD_SECONDS", "SERVICE_ENV", "ServiceSettings", "load_service", "service_from_env"]
