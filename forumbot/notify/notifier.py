@@ -48,7 +48,7 @@ from forumbot import errors
 from forumbot.health import storage_problem
 from forumbot.notify.codes import Codes
 from forumbot.notify.commands import parse
-from forumbot.notify.handle import ACTOR, Handler
+from forumbot.notify.handle import ACTOR, Handler, state_line
 from forumbot.notify.pmbox import PmBox, SendOutcome
 from forumbot.notify.tell import (HELP, NOTIFY_ALARM_KEY, NOTIFY_ALARM_KIND, Matter, current_matters,
                                   in_quiet_hours, notice_text)
@@ -151,8 +151,21 @@ class Notifier:
         changed = self._decide(uid, director_messages, foreign, now, result)
         if changed and self.publish is not None:
             self.publish(now, report)  # what the director just approved goes before any PM
+            self._say_what_went_out(result.queued, now)
         self._drop_stale(now)
         result.sent = self.send_pending(now)
+
+    def _say_what_went_out(self, queued: list[int], now: datetime) -> None:
+        """The answer to 批准 / 重发 was written before the post went out: it gains a line
+        saying where that post stands now (published with its pid, held by the forum,
+        waiting for the flood clock, refused)."""
+        for row_id in queued:
+            row = self.pmbox.get(row_id)
+            drafts = row.detail.get("sent_drafts") or []
+            if row.purpose != "reply" or row.part != row.parts or not drafts:
+                continue
+            lines = [f"现在：{state_line(self.rt, self.rt.outbox.get(d))}" for d in drafts]
+            self.pmbox.amend(row_id, row.body + "\n" + "\n".join(lines), now=now, charset=self._charset())
 
     # ------------------------------------------------------------------ who the director is
 
@@ -259,6 +272,7 @@ class Notifier:
         changed = False
         with store.write():
             answers: list[str] = []
+            sent_drafts: list[int] = []  # approved or sent again now: the answer says how it went
             bot_lines = [line for text in self.pmbox.recent_texts() for line in text.split("\n")]
             for message in messages:
                 if self._handled(message.id):
@@ -271,6 +285,9 @@ class Notifier:
                     said = ["没有在你的消息里看到指令。" + HELP]
                     store.set_meta("notify:help_at", now.isoformat())
                 answers += said
+                sent_drafts += [one["draft"] for e in handler.effects if e.get("verb") in ("approve", "retry")
+                                for one in e.get("each", ()) if one.get("result") == "done"
+                                and isinstance(one.get("draft"), int)]
                 changed = changed or handler.changed
                 result.commands += len(commands)
                 self._record(message, uid, handler.effects, now)
@@ -282,7 +299,8 @@ class Notifier:
                 rows = self.pmbox.queue(uid, body, purpose="reply" if answers else "notice", now=now,
                                         charset=self._charset(),
                                         detail={"matters": [m.matter for m in matters],
-                                                "answering": [m.id for m in result.read]})
+                                                "answering": [m.id for m in result.read],
+                                                "sent_drafts": sent_drafts})
                 result.queued += [r.id for r in rows]
                 for m in matters:
                     store.db.conn.execute(

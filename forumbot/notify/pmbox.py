@@ -196,6 +196,17 @@ class PmBox:
                 rows.append(self.get(row_id))
         return rows
 
+    def amend(self, row_id: int, body: str, *, now: datetime, charset: str = "utf-8") -> bool:
+        """Replace the text of a PM queued and never attempted (what happened since it was
+        queued, e.g. the post an approval sent). Nothing else may change: an attempted PM
+        may be on the forum already, found by its marker. False when it cannot."""
+        if len(body.encode(charset, errors="xmlcharrefreplace")) > self.max_bytes - _MARGIN:
+            return False
+        with self.store.write() as conn:
+            cur = conn.execute("UPDATE notify_pms SET body = ?, updated_at = ? "
+                               "WHERE id = ? AND state = 'queued' AND attempts = 0", (body, iso(now), row_id))
+        return cur.rowcount == 1
+
     def drop(self, row_id: int, why: str, *, now: datetime) -> bool:
         """A queued PM never attempted (or certainly not stored) is not sent after all."""
         with self.store.write() as conn:

@@ -64,7 +64,9 @@ def test_notify__approve_by_pm_publishes_once(ng):
     posts = [p for p in ng.sim.posts(ng.game.world.tids["vote1"]) if done.marker in p.message]
     assert len(posts) == 1 and posts[0].pid == done.pid
     texts = [m.text for m in ng.bot_pms()]
-    assert any(t.startswith(f"已批准 #{draft.id} 第1日最终计票") for t in texts)
+    (answer,) = [t for t in texts if t.startswith(f"已批准 #{draft.id} 第1日最终计票")]
+    # written before the post went out, sent after: it says how that went, with the pid
+    assert f"现在：#{draft.id} 第1日最终计票 已" in answer and f"已发布（pid {done.pid}）" in answer
     assert any(f"编号 {code} 已经用过" in t and "通过站内信批准，已发布" in t for t in texts)
     actors = {(e.actor, e.action) for e in ng.rt.store.audit_log()}
     assert ("director(pm)", "outbox.approved") in actors and ("director(pm)", "notify.command") in actors
@@ -383,6 +385,8 @@ def test_notify__a_failed_post_is_told_with_its_alarm_and_resent_by_pm(ng):
     ng.says(f"批准 {ng.code_of(draft)}")
     ng.tick()
     assert ng.rt.outbox.get(draft.id).state is DraftState.FAILED
+    (answer,) = [m.text for m in ng.bot_pms() if m.text.startswith(f"已批准 #{draft.id}")]
+    assert f"现在：#{draft.id}" in answer and "发送失败" in answer and "帖子已关闭" in answer
     ng.tick(timedelta(minutes=3))  # min_interval 120 s: the alarm raised after it goes in the next notice
     told = "\n".join(m.text for m in ng.bot_pms())
     assert f"#{draft.id}（主题 {draft.tid}）发送失败" in told and "论坛拒绝了它：帖子已关闭" in told
