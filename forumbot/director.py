@@ -169,6 +169,18 @@ class CardOutcome:
     draft: Draft | None
     events: tuple[str, ...]
 
+    def describe(self, sent_off_note: str = "") -> str:
+        """What giving the card did, in one Chinese line (the CLI's answer, the desk's
+        flash; the desk adds how to take a send-off back)."""
+        text = f"{self.player}：{card_zh(self.card)}"
+        if self.sent_off:
+            text += "，罚下" + sent_off_note
+        if self.badge_to:
+            text += f"；警徽随机移交给 {self.badge_to}（随机种子 {self.seed}）"
+        if self.draft:
+            text += f"；判罚通知草稿 #{self.draft.id} 待审批"
+        return text
+
 
 def ledger(rt: Runtime, state: GameState, *, without: int | None = None) -> tuple[CardLedger, GameState]:
     """The ledger rebuilt from every card the director gave and did not take back (in

@@ -310,14 +310,7 @@ def card(config_path: str, name: str, color: str, why: str, points: int | None, 
                 click.echo("未执行。")
                 raise SystemExit(1)
         result = lib.give_card(rt, name, color, why, now, points=points, proposal_id=proposal_id)
-        text = f"{result.player}：{CARD_ZH.get(color, color)}"
-        if result.sent_off:
-            text += "，罚下"
-        if result.badge_to:
-            text += f"；警徽随机移交给 {result.badge_to}（随机种子 {result.seed}）"
-        if result.draft:
-            text += f"；判罚通知草稿 #{result.draft.id} 待审批"
-        click.echo(text)
+        click.echo(result.describe())
 
 
 @click.command("card-undo")

@@ -432,14 +432,7 @@ def give_apply():
 
 
 def _card_message(result: director.CardOutcome) -> str:
-    text = f"{result.player}：{texts.card_zh(result.card)}"
-    if result.sent_off:
-        text += "，罚下（可在「事件」页撤销这次出局；卡牌账本的记录不会删除）"
-    if result.badge_to:
-        text += f"；警徽随机移交给 {result.badge_to}（随机种子 {result.seed}）"
-    if result.draft:
-        text += f"；判罚通知草稿 #{result.draft.id} 等你审批"
-    return text
+    return result.describe("（判错了：在本页账本里「撤销…」这张牌，罚下和警徽移交一并撤销）")
 
 
 @bp.post("/cards/<int:entry_id>/undo")
