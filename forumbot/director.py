@@ -26,7 +26,6 @@ from engine.acceleration import AccelerationStatus, acceleration_requests
 from engine.badge import BadgeStatus, Succession, successor_candidates as _candidates
 from engine.cards import Card, CardLedger, Decision
 from engine.events import OutWhy
-from engine.reasons import describe_zh
 from engine.state import DayWindow, GameState, StateError
 from forumbot import announce
 from forumbot.alarms import recoveries, recovery_text
@@ -57,7 +56,7 @@ from forumbot.runtime import Runtime
 from forumbot.store.alarms import Alarm
 from forumbot.store.records import CardColor, CardEntry
 from forumbot.views import CARD_NAMES, CardTotals, format_left, format_time
-from forumbot.wording import card_zh
+from forumbot.wording import card_zh, vote_ruling_zh
 
 # What the director may give as an out's cause, as the desk and the CLI show it.
 OUT_REASONS = {"vote": "投票出局", "night": "夜晚出局", "card": "红牌罚下", "red": "红牌罚下",
@@ -527,11 +526,7 @@ def count_now(rt: Runtime, now: datetime, day: int | None = None) -> Draft:
 
 
 def describe_vote(vote: dict[str, Any], change_window_minutes: int | None = None) -> str:
-    if not vote.get("valid"):
-        return describe_zh(vote.get("reason"), change_window_minutes=change_window_minutes)
-    if vote.get("counted") is False:
-        return "有效，不计入（截止前出局）"
-    return "有效"
+    return vote_ruling_zh(vote, change_window_minutes)
 
 
 __all__ = [

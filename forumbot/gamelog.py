@@ -33,7 +33,7 @@ from forumbot.runtime import Runtime
 from forumbot.store.records import Event, EventKind
 from forumbot.store.state import live_events, standing_ids
 from forumbot.views import BadgeNoticeView, result_line
-from forumbot.wording import draft_kind_zh
+from forumbot.wording import draft_kind_zh, vote_ruling_zh
 
 DIRECTOR = "director"
 
@@ -518,10 +518,8 @@ def _counts(counts: dict[str, int]) -> str:
 def _ruling_text(vote: dict[str, Any], rules) -> str:
     if not vote["valid"]:
         return "废票：" + describe_zh(vote["reason"], change_window_minutes=rules.change_window_minutes)
-    if not vote.get("final"):
-        return "有效（后被改票）"
-    if vote.get("counted") is False:
-        return "有效，不计入（" + ("投票人已出局" if vote.get("dropped") == "voter_out" else "投票对象已出局") + "）"
+    if not vote.get("final") or vote.get("counted") is False:
+        return vote_ruling_zh(vote)
     weight = vote.get("weight", 1)
     return f"有效，计入（权重 {weight}）" if weight != 1 else "有效，计入"
 
