@@ -289,6 +289,7 @@ class Agent:
         self.check_moderated(now, report)
         self.publish(now, report)
         self.notifier.tick(now, report)  # after the thread posts: PMs never delay them
+        self.settle_results(now)
         self._alarms(now, report, reached=self.client.request_count > requests_before
                      and not report.unreachable)
 
@@ -548,6 +549,19 @@ class Agent:
 
         for line in settle_result(self.rt, day.number, now):
             log.info("day %d: %s", day.number, line)
+
+    def settle_results(self, now: datetime) -> None:
+        """At the end of every pass: a final count approved after the days were processed
+        — a 批准 by PM is read at the end of the pass and published at once — becomes game
+        state now. No later pass would look at its day again: a day whose count is out
+        leaves ``active_days`` six hours after its deadline, and once the last day's count
+        is out the game is over (``serve`` passes it no more). The last day's vote-out
+        was lost that way (issue 18)."""
+        from forumbot.gamelog import settle_result, unsettled_days
+
+        for number in unsettled_days(self.rt):
+            for line in settle_result(self.rt, number, now):
+                log.info("day %d: %s", number, line)
 
     def propose(self, state: GameState, day: DayWindow, result: TallyResult, now: datetime) -> None:
         """Card proposals at the day's end; the director decides (``forumbot card``)."""
