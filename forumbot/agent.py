@@ -21,6 +21,7 @@ from datetime import datetime, timedelta, timezone
 from typing import Callable
 
 from engine.activity import propose_cards
+from engine.rules import CardPolicy
 from engine.state import DayWindow, GameState
 from engine.tally import TallyResult
 from forumbot.alarms import AlarmKind, AlarmWatch, moderation_text
@@ -576,12 +577,15 @@ class Agent:
                 for tid, role in d.threads().items():
                     tids.setdefault(tid, role)
         ballots = ballots_for(self.rt.store, tids.items())
-        for proposal in propose_cards(ballots, state, day.number, self.rt.config.rules, result):
+        rules = self.rt.config.rules
+        for proposal in propose_cards(ballots, state, day.number, rules, result):
             # The rules name a card only for some offences (no vote → yellow); for the
-            # others the proposal suggests the mildest, and the director decides.
+            # others the proposal suggests the mildest, and the director decides. Under
+            # the points rules (双身份) it is a deduction, its number the director's.
+            colour = "points" if rules.card_policy is CardPolicy.POINTS else proposal.card or "blue"
             floors = "、".join(f"{f}楼" for f in proposal.floors if f)
             self.rt.store.propose_card(
-                proposal.player, proposal.card or "blue", proposal.kind.value,
+                proposal.player, colour, proposal.kind.value,
                 key=f"{proposal.kind.value}:{proposal.player}:day{day.number}", at=now,
                 day=day.number,
                 detail=proposal.detail + (f"；楼层：{floors}" if floors else ""),

@@ -309,6 +309,9 @@ class CardNoticeView:
     badge_to: str | None = None
     badge_seed: int | None = None
     withdrawn: bool = False  # the director takes this card back (why: the reason for that)
+    # 双身份 (points): the deduction said instead of colours, the total against the send-off.
+    points: int | None = None
+    sendoff_points: int | None = None
 
 
 @dataclass(frozen=True)

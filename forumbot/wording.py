@@ -58,6 +58,13 @@ def card_zh(color: Any) -> str:
     return CARD_ZH.get(_value(color), "判罚")
 
 
+def card_said(color: Any, points: int | None = None) -> str:
+    """A card as a post or screen says it: 「蓝牌」, or under the points rules 「扣3分」."""
+    if _value(color) == "points":
+        return f"扣{points}分" if points else "扣分"
+    return card_zh(color)
+
+
 def vote_ruling_zh(vote: dict[str, Any], change_window_minutes: int | None = None) -> str:
     """What became of one vote of a tally JSON, said the same on the desk, in ``status``,
     in ``tally`` (also ``--evidence``) and in an event's impact: a vote its voter changed
@@ -74,6 +81,6 @@ def vote_ruling_zh(vote: dict[str, Any], change_window_minutes: int | None = Non
 
 __all__ = [
     "ACTOR_ZH", "CARD_ZH", "DRAFT_KIND_ZH", "DRAFT_STATE_ZH", "FLAG_ZH", "PROPOSAL_STATE_ZH",
-    "PROPOSAL_ZH", "RULESET_ZH", "WINNERS", "WINNER_ZH", "card_zh", "draft_kind_zh", "draft_state_zh",
+    "PROPOSAL_ZH", "RULESET_ZH", "WINNERS", "WINNER_ZH", "card_said", "card_zh", "draft_kind_zh", "draft_state_zh",
     "vote_ruling_zh",
 ]
