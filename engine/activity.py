@@ -11,7 +11,7 @@ from enum import StrEnum
 
 from engine.ballots import Ballot, in_post_order
 from engine.flags import FlagKind, post_flags
-from engine.rules import RuleSet
+from engine.rules import CardPolicy, RuleSet
 from engine.state import DayWindow, GameState
 from engine.tally import TallyResult, tally_day
 from engine.timing import is_before_start, is_late
@@ -31,7 +31,7 @@ class Proposal:
     kind: ProposalKind
     player: str
     day: int
-    card: str | None  # suggested card ("yellow"), None when the rules name none
+    card: str | None  # suggested card ("yellow"), None when the rules name none (points: always)
     floors: tuple[int | None, ...]
     pids: tuple[int, ...]
     detail: str
@@ -134,7 +134,8 @@ def propose_cards(
         for player in tally.non_voters:
             void = [r for r in tally.rulings if r.seat == player]
             proposals.append(Proposal(
-                ProposalKind.NO_VOTE, player, day, rules.no_vote_card,
+                ProposalKind.NO_VOTE, player, day,
+                None if rules.card_policy is CardPolicy.POINTS else rules.no_vote_card,
                 tuple(r.floor for r in void), tuple(r.pid for r in void),
                 f"第{day}日没有有效投票" + (f"（{len(void)} 张废票）" if void else ""),
             ))
@@ -150,6 +151,8 @@ def propose_cards(
             kind, player, day, None, tuple(f.floor for f in flags), tuple(f.pid for f in flags),
             "；".join(f"{THREAD_ZH.get(f.thread, f.thread)}{f.floor}楼：{f.detail}" for f in flags),
         ))
+    # Only what the rule set punishes (双身份: 诈尸 alone; SPEC §5, docs/rulesets.md).
+    proposals = [p for p in proposals if p.kind.value in rules.card_proposals]
     order = {p: i for i, p in enumerate(state.players)}
     proposals.sort(key=lambda p: (list(ProposalKind).index(p.kind), order.get(p.player, 1 << 30)))
     return proposals

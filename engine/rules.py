@@ -76,6 +76,9 @@ class RuleSet:
     lurk_threads: tuple[str, ...] = ("discussion",)
     visibility: Visibility = Visibility.PUBLIC
     no_vote_card: str = "yellow"
+    # What the bot proposes a card (or, points policy, a deduction) for at a day's end:
+    # only the offences the rule set's own text punishes (SPEC §5). The director decides.
+    card_proposals: tuple[str, ...] = ("lurking_day", "lurking_span", "no_vote", "zombie", "font", "evidence")
     identities: int = 1  # 双身份: every player has two
     successor_excludes_idiot: bool = False  # S10: （已发动【若愚】的白痴除外）
     sendoff_badge: SendoffBadge = SendoffBadge.SUCCESSOR
@@ -105,6 +108,9 @@ _ENUMS: dict[str, type[StrEnum]] = {
     "SendoffBadge": SendoffBadge,
 }
 THREAD_ROLES = ("discussion", "vote", "progress")
+PROPOSAL_KINDS = ("lurking_day", "lurking_span", "no_vote", "zombie", "font", "evidence")
+# Which list-valued field takes which values.
+_CHOICES = {"lurk_threads": ("thread roles", THREAD_ROLES), "card_proposals": ("proposal kinds", PROPOSAL_KINDS)}
 
 
 def _coerce(key: str, value: Any, annotation: Any) -> Any:
@@ -117,11 +123,12 @@ def _coerce(key: str, value: Any, annotation: Any) -> Any:
             choices = ", ".join(m.value for m in enum)
             raise RuleSetError(f"{key}: {value!r} is not one of {choices}") from None
     if kind.startswith("tuple"):
+        what, choices = _CHOICES.get(key, ("thread roles", THREAD_ROLES))
         if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
-            raise RuleSetError(f"{key}: expected a list of thread roles, got {value!r}")
-        bad = [v for v in value if v not in THREAD_ROLES]
+            raise RuleSetError(f"{key}: expected a list of {what}, got {value!r}")
+        bad = [v for v in value if v not in choices]
         if bad:
-            raise RuleSetError(f"{key}: {bad[0]!r} is not one of {', '.join(THREAD_ROLES)}")
+            raise RuleSetError(f"{key}: {bad[0]!r} is not one of {', '.join(choices)}")
         return tuple(value)
     if kind == "bool":
         if not isinstance(value, bool):
@@ -157,6 +164,10 @@ PRESETS: dict[str, RuleSet] = {
     # 003_…: 若最高票平票且当前没有人第一身份为替罪羊，则最先达到高票的人第一身份死亡。
     # 累计扣满12分者将予以罚下。 投票过程全程公开。 每个角色将在游戏正式开始前获得两个身份。
     # 如所有角色均同意缩短游戏日，游戏日可能缩短。 角色因罚下而离开游戏不触发相应出局技能。
+    # 角色因违反游戏规则，累计扣满12分者将予以罚下 — and the only rule about who may post is
+    # 已出局的角色不能继续参与讨论、投票 (罚下的角色不得参与讨论、投票): no lurking rule, no duty
+    # to vote (所有未出局角色均可参与投票), no font or evidence rule. So only 诈尸 is proposed,
+    # with no number of points: the seed names none, the director decides.
     "dual": RuleSet(
         name="dual",
         title="双身份规则（alpha版）",
@@ -165,6 +176,7 @@ PRESETS: dict[str, RuleSet] = {
         identities=2,
         acceleration_quorum=Quorum.ALL,
         sendoff_badge=SendoffBadge.VACANT,
+        card_proposals=("zombie",),
     ),
 }
 

@@ -101,7 +101,7 @@ def tally_day(ballots: list[Ballot] | tuple[Ballot, ...], state: GameState, day:
     abstainers = tuple(p for p in state.players
                        if p in voters and voters[p].counted and voters[p].target == ABSTAIN)
     counted = {seat: r for seat, r in voters.items() if r.counted}
-    result = _decide(counts, reached, counted, deadline, window, rules, seat_order, allowed)
+    result = _decide(counts, reached, counted, deadline, window, rules, seat_order, allowed, timeline)
     result = _effect(result, state, window, deadline)
     flags: list[Flag] = []
     for ballot in posts:
@@ -132,13 +132,16 @@ def _effect(result: DayResult, state: GameState, window: DayWindow, deadline: Mo
 
 
 def _replay(rulings: list[VoteRuling], final: dict[str, int]) -> tuple[list[TimelineEvent], dict[str, int]]:
-    """Replay valid votes in post order. A player's reach is the event at which its
-    running count LAST became equal to its final count (SPEC §3.7): a candidate who
-    reaches the top, loses a vote and reaches it again reaches at the second time."""
+    """Replay valid votes in post order (post time, then floor). A candidate's reach is
+    the event that began its LAST stretch at or above its final count, the stretch
+    lasting to the deadline (SPEC §3.7). Dropping down to the final count — a voter
+    changing away from a leader at 5, leaving 4 — is not reaching it: the leader reached
+    4 when it first got there and has kept it since. Only a rise starts a stretch, and
+    one vote raises one candidate only, so no two candidates share a reach."""
     running: dict[str, int] = {}
     abstain = 0
     current: dict[str, str] = {}
-    reached: dict[str, int] = {}
+    since: dict[str, int | None] = {}  # candidate → start of its current stretch at ≥ final
     events: list[TimelineEvent] = []
     for ruling in rulings:
         if not ruling.valid or ruling.seat is None or ruling.target is None:
@@ -158,16 +161,20 @@ def _replay(rulings: list[VoteRuling], final: dict[str, int]) -> tuple[list[Time
             touched.append(ruling.target)
         current[ruling.seat] = ruling.target
         index = len(events)
-        if ruling.weight:
-            for player in touched:
-                if running[player] == final.get(player, 0):
-                    reached[player] = index
+        for player in touched:
+            goal = final.get(player, 0)
+            if goal <= 0:
+                continue  # no votes at the deadline: not a candidate, no reach
+            if running[player] < goal:
+                since[player] = None  # fell below: a later rise starts a new stretch
+            elif since.get(player) is None:
+                since[player] = index  # rose to the final count or more (a weight-0 vote changes nothing)
         events.append(TimelineEvent(
             index=index, pid=ruling.pid, floor=ruling.floor, time=ruling.time, voter=ruling.seat,
             kind=ruling.kind, before=before, after=ruling.target, weight=ruling.weight,
             counts={p: n for p, n in running.items() if n}, abstain=abstain,
         ))
-    return events, reached
+    return events, {p: i for p, i in since.items() if i is not None}
 
 
 def _decide(
@@ -179,6 +186,7 @@ def _decide(
     rules: RuleSet,
     seat_order: dict[str, int],
     allowed: tuple[str, ...] | None = None,
+    timeline: list[TimelineEvent] | None = None,
 ) -> DayResult:
     election = window.number == 1
     if allowed is not None and not allowed:
@@ -197,9 +205,10 @@ def _decide(
             return _winner(election, goat, tied, "tie_scapegoat", f"替罪羊 {goat} 代替 {'、'.join(tied)}")
         tie_rule = TieRule.FIRST_REACHED
     if tie_rule is TieRule.FIRST_REACHED:
+        # Reaches are distinct (one vote raises one candidate): seat order never decides.
         first = min(tied, key=lambda p: reached.get(p, 1 << 30))
         return _winner(election, first, tied, "tie_first_reached",
-                       f"{first} 最先达到 {top}票（第{reached.get(first, 0) + 1}次有效投票时）")
+                       reach_text(first, tied, top, reached, timeline or []))
     if tie_rule is TieRule.SHERIFF_TARGET:
         sheriff = deadline.sheriff
         ruling = voters.get(sheriff) if sheriff else None
@@ -218,3 +227,23 @@ def _winner(election: bool, player: str, tied: tuple[str, ...], rule: str, detai
     if election:
         return DayResult(sheriff=player, tie=tied, rule=rule, detail=detail)
     return DayResult(out=player, tie=tied, rule=rule, detail=detail)
+
+
+def reach_text(first: str, tied: tuple[str, ...], top: int, reached: dict[str, int],
+               timeline: list[TimelineEvent] | tuple[TimelineEvent, ...]) -> str:
+    """「饺子 最先达到2票（3楼 包子 投票起一直保持）；月饼 于7楼 Alice 改票时才达到」:
+    each tied candidate's reach, the winner's first."""
+    def where(player: str) -> str | None:
+        index = reached.get(player)
+        if index is None or index >= len(timeline):
+            return None
+        event = timeline[index]
+        post = f"{event.floor}楼" if event.floor is not None else f"第{index + 1}条有效票"
+        return f"{post} {event.voter} {'改票' if event.kind is VoteKind.CHANGE else '投票'}"
+    won = where(first)
+    parts = [f"{first} 最先达到{top}票" + (f"（{won}起一直保持）" if won else "")]
+    for player in sorted(tied, key=lambda p: reached.get(p, 1 << 30)):
+        if player != first:
+            at = where(player)
+            parts.append(f"{player} 于{at}时才达到" if at else f"{player} 的达到时刻未能确定")
+    return "；".join(parts)

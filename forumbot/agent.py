@@ -21,6 +21,7 @@ from datetime import datetime, timedelta, timezone
 from typing import Callable
 
 from engine.activity import propose_cards
+from engine.rules import CardPolicy
 from engine.state import DayWindow, GameState
 from engine.tally import TallyResult
 from forumbot.alarms import AlarmKind, AlarmWatch, moderation_text
@@ -289,6 +290,7 @@ class Agent:
         self.check_moderated(now, report)
         self.publish(now, report)
         self.notifier.tick(now, report)  # after the thread posts: PMs never delay them
+        self.settle_results(now)
         self._alarms(now, report, reached=self.client.request_count > requests_before
                      and not report.unreachable)
 
@@ -549,6 +551,19 @@ class Agent:
         for line in settle_result(self.rt, day.number, now):
             log.info("day %d: %s", day.number, line)
 
+    def settle_results(self, now: datetime) -> None:
+        """At the end of every pass: a final count approved after the days were processed
+        — a 批准 by PM is read at the end of the pass and published at once — becomes game
+        state now. No later pass would look at its day again: a day whose count is out
+        leaves ``active_days`` six hours after its deadline, and once the last day's count
+        is out the game is over (``serve`` passes it no more). The last day's vote-out
+        was lost that way (issue 18)."""
+        from forumbot.gamelog import settle_result, unsettled_days
+
+        for number in unsettled_days(self.rt):
+            for line in settle_result(self.rt, number, now):
+                log.info("day %d: %s", number, line)
+
     def propose(self, state: GameState, day: DayWindow, result: TallyResult, now: datetime) -> None:
         """Card proposals at the day's end; the director decides (``forumbot card``)."""
         key = f"proposed:day{day.number}"
@@ -562,12 +577,15 @@ class Agent:
                 for tid, role in d.threads().items():
                     tids.setdefault(tid, role)
         ballots = ballots_for(self.rt.store, tids.items())
-        for proposal in propose_cards(ballots, state, day.number, self.rt.config.rules, result):
+        rules = self.rt.config.rules
+        for proposal in propose_cards(ballots, state, day.number, rules, result):
             # The rules name a card only for some offences (no vote → yellow); for the
-            # others the proposal suggests the mildest, and the director decides.
+            # others the proposal suggests the mildest, and the director decides. Under
+            # the points rules (双身份) it is a deduction, its number the director's.
+            colour = "points" if rules.card_policy is CardPolicy.POINTS else proposal.card or "blue"
             floors = "、".join(f"{f}楼" for f in proposal.floors if f)
             self.rt.store.propose_card(
-                proposal.player, proposal.card or "blue", proposal.kind.value,
+                proposal.player, colour, proposal.kind.value,
                 key=f"{proposal.kind.value}:{proposal.player}:day{day.number}", at=now,
                 day=day.number,
                 detail=proposal.detail + (f"；楼层：{floors}" if floors else ""),

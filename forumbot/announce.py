@@ -29,6 +29,7 @@ from forumbot.drafting import (
 )
 from forumbot.outbox import Draft, DraftKind, DraftState, Outbox
 from forumbot.runtime import Runtime
+from forumbot.wording import card_said
 from forumbot.views import (
     CARD_NAMES,
     AccelerationNoticeView,
@@ -211,8 +212,8 @@ def announcement_view(rt: Runtime, state: GameState, day: int, now: datetime) ->
         else:
             note = f"等待原警长 {gone} 指定继任者"
     cards = tuple(
-        CardLine(player=c.player, card_name=CARD_NAMES.get(c.color.value, "扣分"),
-                 why=c.reason.split(" (badge draw")[0], sent_off=c.color.value == "red")
+        CardLine(player=c.player, card_name=CARD_NAMES.get(c.color.value) or card_said(c.color, c.points),
+                 why=c.reason.split(" (badge draw")[0], sent_off=c.color.value == "red" or bool(c.events))
         for c in rt.store.cards() if c.day == day - 1
     )
     return AnnouncementView(

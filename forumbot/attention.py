@@ -187,9 +187,10 @@ def _game(rt: Runtime, now: datetime) -> list[Attention]:
                                status.describe(now), since, command=command))
     for p in rt.store.proposals(state="proposed"):
         colour = card_zh(p.color)
+        given = "--points 分数" if p.color.value == "points" else p.color.value
         items.append(Attention(f"proposal:{p.id}", AttentionKind.CARD_PROPOSAL,
                                f"判罚提议 #{p.id}：{p.player} {colour}", p.created_at, detail=p.detail,
-                               command=f"forumbot card {p.player} {p.color.value} --proposal {p.id} --why …",
+                               command=f"forumbot card {p.player} {given} --proposal {p.id} --why …",
                                ref=p.id))
     return items
 

@@ -26,7 +26,7 @@ from engine.acceleration import AccelerationStatus, acceleration_requests
 from engine.badge import BadgeStatus, Succession, successor_candidates as _candidates
 from engine.cards import Card, CardLedger, Decision
 from engine.events import OutWhy
-from engine.reasons import describe_zh
+from engine.rules import CardPolicy
 from engine.state import DayWindow, GameState, StateError
 from forumbot import announce
 from forumbot.alarms import recoveries, recovery_text
@@ -57,7 +57,7 @@ from forumbot.runtime import Runtime
 from forumbot.store.alarms import Alarm
 from forumbot.store.records import CardColor, CardEntry
 from forumbot.views import CARD_NAMES, CardTotals, format_left, format_time
-from forumbot.wording import card_zh
+from forumbot.wording import card_said, vote_ruling_zh
 
 # What the director may give as an out's cause, as the desk and the CLI show it.
 OUT_REASONS = {"vote": "投票出局", "night": "夜晚出局", "card": "红牌罚下", "red": "红牌罚下",
@@ -168,11 +168,16 @@ class CardOutcome:
     seed: int | None
     draft: Draft | None
     events: tuple[str, ...]
+    points: int | None = None  # 双身份: points deducted (card "points")
+    total: int | None = None  # … and the player's total after it
+    sendoff_points: int | None = None
 
     def describe(self, sent_off_note: str = "") -> str:
         """What giving the card did, in one Chinese line (the CLI's answer, the desk's
         flash; the desk adds how to take a send-off back)."""
-        text = f"{self.player}：{card_zh(self.card)}"
+        text = f"{self.player}：{card_said(self.card, self.points)}"
+        if self.total is not None:
+            text += f"（累计 {self.total}/{self.sendoff_points} 分）"
         if self.sent_off:
             text += "，罚下" + sent_off_note
         if self.badge_to:
@@ -190,26 +195,51 @@ def ledger(rt: Runtime, state: GameState, *, without: int | None = None) -> tupl
     for entry in rt.store.cards():
         if entry.id == without:
             continue
-        decision = Decision(player=entry.player, day=entry.day or 0, card=Card(entry.color.value),
+        decision = Decision(player=entry.player, day=entry.day or 0, card=card_of(entry.color.value),
                             points=entry.points or 0, why=entry.reason, at=entry.at)
         seed = int(entry.reason.rsplit("seed=", 1)[1].rstrip(")")) if "seed=" in entry.reason else 0
         book, state, _ = book.apply(decision, state, seed=seed)
     return book, state
 
 
-def give_card(rt: Runtime, name: str, color: str, why: str, now: datetime, *, points: int | None = None,
+def card_of(color: str) -> Card | None:
+    """The ledger's card for a stored colour; None for a deduction (双身份's points)."""
+    return None if color == CardColor.POINTS.value else Card(color)
+
+
+def card_choice(rules, color: str | None, points: int | None) -> str:
+    """The card the director asked for, checked against the rule set (SPEC §5): colours
+    under the 14人简易 ladder, a number of points under 双身份's (累计扣满12分者将予以罚下 —
+    it has no colours). Returns the colour, or ``"points"``."""
+    if rules.card_policy is CardPolicy.POINTS:
+        if color not in (None, "", CardColor.POINTS.value):
+            raise DirectorError(f"本局规则（{rules.title}）按扣分判罚，没有蓝牌、黄牌、红牌："
+                                f"请只给出扣分（累计扣满{rules.sendoff_points}分罚下）")
+        if not points or points <= 0:
+            raise DirectorError(f"请给出扣分：大于 0 的整数（累计扣满{rules.sendoff_points}分罚下）")
+        return CardColor.POINTS.value
+    if color not in CARD_NAMES:
+        raise DirectorError(f"牌色只能是 blue（蓝）、yellow（黄）或 red（红），不是“{color or ''}”")
+    if points:
+        raise DirectorError(f"本局规则（{rules.title}）用蓝牌、黄牌、红牌，不扣分：请不要给出扣分")
+    return color
+
+
+def give_card(rt: Runtime, name: str, color: str | None, why: str, now: datetime, *, points: int | None = None,
               proposal_id: int | None = None, seed: int | None = None) -> CardOutcome:
     """The director's card decision: the ledger entry, a send-off as an ``out`` event
     (why = card) at ``now``, the badge as the rule set says (14人简易: 红牌罚下的警长警徽随机移交,
-    by a recorded seed), and a card notice draft. All in one transaction."""
+    by a recorded seed), and a card notice draft. All in one transaction. Under the points
+    rules (双身份) ``color`` is ``"points"`` (or None) and ``points`` the deduction."""
     state = _state(rt)
     player = _player(state, name)
-    if color not in CARD_NAMES:
-        raise DirectorError(f"牌色只能是 blue（蓝）、yellow（黄）或 red（红），不是“{color}”")
+    rules = rt.config.rules
+    color = card_choice(rules, color, points)
+    in_points = color == CardColor.POINTS.value
     day = day_at(state, now)
     book, _ = ledger(rt, state)
     seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
-    decision = Decision(player=player, day=day.number if day else 0, card=Card(color), points=points or 0,
+    decision = Decision(player=player, day=day.number if day else 0, card=card_of(color), points=points or 0,
                         why=why, at=now)
     try:
         book, _, events = book.apply(decision, state, seed=seed)
@@ -221,8 +251,11 @@ def give_card(rt: Runtime, name: str, color: str, why: str, now: datetime, *, po
     badge_to = None
     with rt.store.write():
         proposal = rt.store.proposal(proposal_id) if proposal_id is not None else None
-        if proposal is not None and proposal.color.value == color:
-            entry = rt.store.accept_proposal(proposal.id, actor=DIRECTOR, at=now, reason=reason, points=points)
+        # Under the points rules any proposal is a deduction (one stored before proposals
+        # followed the rule set may carry a colour): accepted as points.
+        if proposal is not None and (proposal.color.value == color or in_points):
+            entry = rt.store.accept_proposal(proposal.id, actor=DIRECTOR, at=now, reason=reason, points=points,
+                                             color=color)
         else:
             if proposal is not None:  # the director chose another card than proposed
                 rt.store.dismiss_proposal(proposal.id, actor=DIRECTOR, at=now,
@@ -241,17 +274,25 @@ def give_card(rt: Runtime, name: str, color: str, why: str, now: datetime, *, po
         if caused:
             rt.store.link_card_events(entry.id, caused)
     standing = book.standing(player)
-    totals = CardTotals(blue=standing.blue, yellow=standing.yellow, red=int(standing.sent_off),
-                        points=standing.points if rt.config.rules.card_policy.value == "points" else None)
+    totals = _totals(standing, rules)
     draft = None
     tid = announce.notice_thread(state, decision.day) if day is not None else None
     if tid is not None:
         body = card_notice_body(rt.env, player=player, card=color, why=why, totals=totals, sent_off=sent_off,
-                                badge_to=badge_to, badge_seed=seed if badge_event else None)
+                                badge_to=badge_to, badge_seed=seed if badge_event else None,
+                                points=points if in_points else None, sendoff_points=rules.sendoff_points)
         draft = rt.outbox.create_draft(DraftKind.CARD_NOTICE, tid, body, now=now, day=decision.day,
                                        actor=DIRECTOR)
     return CardOutcome(player, color, sent_off, badge_to, seed if badge_event else None, draft,
-                       tuple(e.detail for e in events))
+                       tuple(e.detail for e in events), points=points if in_points else None,
+                       total=standing.points if in_points else None,
+                       sendoff_points=rules.sendoff_points if in_points else None)
+
+
+def _totals(standing, rules) -> CardTotals:
+    """The player's standing as a notice says it: points under the points rules, colours otherwise."""
+    return CardTotals(blue=standing.blue, yellow=standing.yellow, red=int(standing.sent_off),
+                      points=standing.points if rules.card_policy is CardPolicy.POINTS else None)
 
 
 @dataclass(frozen=True)
@@ -266,7 +307,7 @@ class CardTakeBack:
     impact: Impact | None  # what taking those events back changes (None: none)
 
     def lines(self) -> list[str]:
-        card = card_zh(self.entry.color)
+        card = card_said(self.entry.color, self.entry.points)
         out = [f"撤销判罚 #{self.entry.id}：{self.entry.player} 的{card}（{self.entry.reason}）",
                f"{self.entry.player} 累计：{self.standing_before} → {self.standing_after}"]
         if self.impact is not None:
@@ -277,8 +318,9 @@ class CardTakeBack:
 
 def _standing_text(book: CardLedger, player: str, rules) -> str:
     s = book.standing(player)
-    text = f"蓝牌 {s.blue}，黄牌 {s.yellow}" + ("，已罚下" if s.sent_off else "")
-    return text + (f"，扣分 {s.points}" if rules.card_policy.value == "points" else "")
+    if rules.card_policy is CardPolicy.POINTS:  # 双身份 has no colours
+        return f"扣分 {s.points}/{rules.sendoff_points}" + ("，已罚下" if s.sent_off else "")
+    return f"蓝牌 {s.blue}，黄牌 {s.yellow}" + ("，已罚下" if s.sent_off else "")
 
 
 def preview_take_back_card(rt: Runtime, entry_id: int, now: datetime) -> CardTakeBack:
@@ -318,14 +360,14 @@ def take_back_card(rt: Runtime, entry_id: int, why: str, now: datetime) -> tuple
             retract(rt, event_id, f"撤销判罚 #{entry_id}：{why}", now)
         book, _ = ledger(rt, _state(rt))
         standing = book.standing(entry.player)
-        totals = CardTotals(blue=standing.blue, yellow=standing.yellow, red=int(standing.sent_off),
-                            points=standing.points if rt.config.rules.card_policy.value == "points" else None)
+        totals = _totals(standing, rt.config.rules)
         draft = None
         day = day_at(state, now)
         tid = announce.notice_thread(state, day.number) if day is not None else None
         if tid is not None:
             body = card_notice_body(rt.env, player=entry.player, card=entry.color.value, why=why,
-                                    totals=totals, withdrawn=True)
+                                    totals=totals, withdrawn=True, sent_off=bool(change.events),
+                                    points=entry.points, sendoff_points=rt.config.rules.sendoff_points)
             draft = rt.outbox.create_draft(DraftKind.CARD_NOTICE, tid, body, now=now, day=day.number,
                                            actor=DIRECTOR)
     return change, draft
@@ -527,17 +569,13 @@ def count_now(rt: Runtime, now: datetime, day: int | None = None) -> Draft:
 
 
 def describe_vote(vote: dict[str, Any], change_window_minutes: int | None = None) -> str:
-    if not vote.get("valid"):
-        return describe_zh(vote.get("reason"), change_window_minutes=change_window_minutes)
-    if vote.get("counted") is False:
-        return "有效，不计入（截止前出局）"
-    return "有效"
+    return vote_ruling_zh(vote, change_window_minutes)
 
 
 __all__ = [
     "DIRECTOR", "DIRECTOR_PM", "OUT_REASONS", "ROUTE_ZH", "decided_elsewhere", "Applied", "CardOutcome", "DirectorError", "EventSpec", "EventView", "Impact",
     "Status", "accelerate", "add_alias", "announcement_draft", "approve", "badge", "correct", "count_now",
-    "describe_vote", "dismiss_proposal", "draw_sheriff", "enter", "give_card", "ledger", "list_events",
+    "card_choice", "card_of", "describe_vote", "dismiss_proposal", "draw_sheriff", "enter", "give_card", "ledger", "list_events",
     "lose_identity", "preview", "preview_correct", "preview_retract", "put_out", "record_night",
     "redraft_final", "reject", "restrict_voters", "retally", "retract", "retry", "reveal_idiot", "set_scapegoat",
     "set_sheriff", "settle_result", "status", "substitute", "successor_candidates", "void_post", "waiting",

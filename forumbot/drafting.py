@@ -15,6 +15,7 @@ from engine.reasons import describe_zh
 from engine.rules import RuleSet, Visibility
 from engine.state import GameState
 from forumbot.render import render
+from forumbot.wording import card_said
 from forumbot.views import (
     CARD_NAMES,
     AccelerationNoticeView,
@@ -92,10 +93,12 @@ def card_notice_body(
     badge_to: str | None = None,
     badge_seed: int | None = None,
     withdrawn: bool = False,
+    points: int | None = None,
+    sendoff_points: int | None = None,
 ) -> str:
     view = CardNoticeView(
         player=player,
-        card_name=CARD_NAMES.get(card, card),
+        card_name=card_said(card, points) if card == "points" else CARD_NAMES.get(card, card),
         why=why,
         totals=totals,
         floors=floors,
@@ -103,5 +106,7 @@ def card_notice_body(
         badge_to=badge_to,
         badge_seed=badge_seed,
         withdrawn=withdrawn,
+        points=points,
+        sendoff_points=sendoff_points,
     )
     return render(env, "card_notice.bbcode.j2", {"c": view})

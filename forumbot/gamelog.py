@@ -33,7 +33,7 @@ from forumbot.runtime import Runtime
 from forumbot.store.records import Event, EventKind
 from forumbot.store.state import live_events, standing_ids
 from forumbot.views import BadgeNoticeView, result_line
-from forumbot.wording import draft_kind_zh
+from forumbot.wording import draft_kind_zh, vote_ruling_zh
 
 DIRECTOR = "director"
 
@@ -518,10 +518,8 @@ def _counts(counts: dict[str, int]) -> str:
 def _ruling_text(vote: dict[str, Any], rules) -> str:
     if not vote["valid"]:
         return "废票：" + describe_zh(vote["reason"], change_window_minutes=rules.change_window_minutes)
-    if not vote.get("final"):
-        return "有效（后被改票）"
-    if vote.get("counted") is False:
-        return "有效，不计入（" + ("投票人已出局" if vote.get("dropped") == "voter_out" else "投票对象已出局") + "）"
+    if not vote.get("final") or vote.get("counted") is False:
+        return vote_ruling_zh(vote)
     weight = vote.get("weight", 1)
     return f"有效，计入（权重 {weight}）" if weight != 1 else "有效，计入"
 
@@ -808,6 +806,22 @@ def settle_result(rt: Runtime, day: int, now: datetime) -> list[str]:
     return done
 
 
+def unsettled_days(rt: Runtime) -> list[int]:
+    """Days whose final count that stands is approved (or on the forum) with a result
+    (a vote-out, an election) that is not an event yet — nor one the director took back:
+    what ``settle_result`` still has to record. Reads only, so a pass can ask every time."""
+    recorded = {e.payload.get("draft") for e in rt.store.events() if _is_result(e)}
+    days = []
+    for window in rt.config.days:
+        final = announce.final_draft(rt.outbox, window.number)
+        if final is None or final.state not in (DraftState.APPROVED, *announce.SENT) or final.id in recorded:
+            continue
+        result = announce.final_result(rt, final)
+        if result.get("sheriff") or result.get("out"):
+            days.append(window.number)
+    return days
+
+
 def redraft_final(rt: Runtime, day: int, now: datetime) -> Draft:
     """A corrected final count for ``day`` (after a published one went stale): a new post,
     marked 更正, for the director to approve. The published one is never edited."""
@@ -865,4 +879,5 @@ __all__ = [
     "Planned", "RulingChange", "badge", "correct", "describe_event", "draw_sheriff", "enter", "impact",
     "list_events", "plan", "preview", "preview_correct", "preview_retract", "redraft_final", "retract",
     "settle_result",
+    "unsettled_days",
 ]

@@ -54,7 +54,7 @@ class Action:
     quote: str | None = None
     day: int = 0
     out: tuple[str, ...] = ()
-    spec: Any = None  # "event": a ``forumbot.gamelog.EventSpec``; "card": (player, colour, why)
+    spec: Any = None  # "event": a ``forumbot.gamelog.EventSpec``; "card": (player, colour, why[, points])
 
 
 @dataclass(frozen=True)
@@ -531,8 +531,9 @@ def director_event(when: datetime, spec: Any) -> Action:
     return Action(when, "event", spec=spec)
 
 
-def director_card(when: datetime, player: str, colour: str, why: str) -> Action:
-    return Action(when, "card", spec=(player, colour, why))
+def director_card(when: datetime, player: str, colour: str, why: str, points: int | None = None) -> Action:
+    """A card the director gives (``colour`` "points" and ``points``: a 双身份 deduction)."""
+    return Action(when, "card", spec=(player, colour, why) if points is None else (player, colour, why, points))
 
 
 def s10_plan() -> GamePlan:
@@ -606,11 +607,15 @@ def dual_plan() -> GamePlan:
       【殉职】: Alice takes the badge (not 饺子's own second identity).
     * Day 3: every living player asks to accelerate (所有角色均同意); the director confirms.
       Only the named vote: bob_2's vote is void. 月饼 loses an identity.
+    * Cards follow the points rules (累计扣满12分者将予以罚下, no colours, no lurking rule):
+      烧卖 posts once on day 1 and three players do not vote — nothing is proposed for
+      either; the director deducts 3 points from 小笼包 on day 2; 汤圆, out, posts on day 3
+      (诈尸, the one thing proposed, as a deduction).
     """
     from forumbot.gamelog import EventSpec
 
     a: list[Action] = []
-    a += chatter(1, PLAYERS)
+    a += chatter(1, PLAYERS, quiet=("烧卖",))
     a += [
         vote(1, "10:00", "饺子", "包子", "先投一个"),
         vote(1, "10:20", "包子", "饺子", "饺子适合当警长"),
@@ -630,6 +635,7 @@ def dual_plan() -> GamePlan:
         change(2, "14:00", "Alice", "包子", "改投包子", quote=None),  # void: no quote
         vote(2, "15:00", "小笼包", "弃权", "看不清"),
         vote(2, "15:30", "烧卖", "包子", "跟票"),  # 包子 3 (汤圆, bob_2, 烧卖), 月饼 3 (Alice, 饺子 ×2)
+        director_card(at(2, "16:00"), "小笼包", "points", "在讨论帖贴出私聊截图", points=3),
         director_event(at(2, "22:00"), EventSpec("voters", day=3,
                                                  players=("饺子", "包子", "汤圆", "Alice", "月饼"))),
         director_event(at(2, "23:00"), EventSpec("night", day=3, players=("汤圆", "饺子"))),
@@ -637,6 +643,7 @@ def dual_plan() -> GamePlan:
     ]
     living3 = ("饺子", "包子", "Alice", "bob_2", "月饼", "小笼包", "烧卖")
     a += chatter(3, living3, posts=10)
+    a.append(Action(at(3, "10:05"), "post", "talk3", "汤圆", "我虽然出局了，还是想说一句：月饼是狼"))
     a += [Action(at(3, f"1{i}:0{i}"), "post", "progress", who, "申请加速，今天大家都投完了")
           for i, who in enumerate(living3)]
     a += [

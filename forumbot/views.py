@@ -117,7 +117,7 @@ RULE_TEXT = {
     "no_votes": "无有效票",
     "no_voters": "替罪羊指定今日无人投票",
     "tie_sheriff_target": "警长投票对象出局",
-    "tie_first_reached": "先达到最高票者胜出",
+    "tie_first_reached": "按最先达到最高票判定",
     "tie_scapegoat": "替罪羊代为出局",
     "tie_no_one": "无人出局",
 }
@@ -127,12 +127,23 @@ def rule_text(rule: str | None) -> str:
     return RULE_TEXT.get(rule or "", rule or "")
 
 
+def decided_text(result: dict[str, Any] | None) -> str:
+    """How the rule decided, in words: for 「最先达到」 the engine's sentence naming each
+    tied candidate's reach (「饺子 最先达到4票（5楼 Alice 投票起一直保持）；月饼 于…时才达到」),
+    so a post says who got there first and from which floor, not only the rule's name."""
+    rule = (result or {}).get("rule")
+    detail = str((result or {}).get("detail") or "")
+    if rule == "tie_first_reached" and detail:
+        return detail
+    return rule_text(rule)
+
+
 def tie_note(result: dict[str, Any] | None) -> str | None:
-    """'平票：A、B；平票，警长投票对象出局' when the top was tied, else None."""
+    """'平票：A、B；警长投票对象出局' when the top was tied, else None."""
     tie = (result or {}).get("tie") or []
     if len(tie) < 2:
         return None
-    return f"平票：{'、'.join(tie)}；{rule_text(result.get('rule'))}"  # type: ignore[union-attr]
+    return f"平票：{'、'.join(tie)}；{decided_text(result)}"
 
 
 def result_line(result: dict[str, Any] | None, day: int) -> str | None:
@@ -298,6 +309,9 @@ class CardNoticeView:
     badge_to: str | None = None
     badge_seed: int | None = None
     withdrawn: bool = False  # the director takes this card back (why: the reason for that)
+    # 双身份 (points): the deduction said instead of colours, the total against the send-off.
+    points: int | None = None
+    sendoff_points: int | None = None
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.reasons import describe_zh
+
 DRAFT_KIND_ZH = {
     "running_count": "计票",
     "final_count": "最终计票",
@@ -56,7 +58,29 @@ def card_zh(color: Any) -> str:
     return CARD_ZH.get(_value(color), "判罚")
 
 
+def card_said(color: Any, points: int | None = None) -> str:
+    """A card as a post or screen says it: 「蓝牌」, or under the points rules 「扣3分」."""
+    if _value(color) == "points":
+        return f"扣{points}分" if points else "扣分"
+    return card_zh(color)
+
+
+def vote_ruling_zh(vote: dict[str, Any], change_window_minutes: int | None = None) -> str:
+    """What became of one vote of a tally JSON, said the same on the desk, in ``status``,
+    in ``tally`` (also ``--evidence``) and in an event's impact: a vote its voter changed
+    later is 「有效，后被改票」 — ``counted`` is false for it too, but nobody left the game."""
+    if not vote.get("valid"):
+        return describe_zh(vote.get("reason"), change_window_minutes=change_window_minutes)
+    if not vote.get("final"):
+        return "有效，后被改票"
+    if vote.get("counted") is False:
+        who = "投票人" if vote.get("dropped") == "voter_out" else "投票对象"
+        return f"有效，不计入（{who}截止前已出局）"
+    return "有效"
+
+
 __all__ = [
     "ACTOR_ZH", "CARD_ZH", "DRAFT_KIND_ZH", "DRAFT_STATE_ZH", "FLAG_ZH", "PROPOSAL_STATE_ZH",
-    "PROPOSAL_ZH", "RULESET_ZH", "WINNERS", "WINNER_ZH", "card_zh", "draft_kind_zh", "draft_state_zh",
+    "PROPOSAL_ZH", "RULESET_ZH", "WINNERS", "WINNER_ZH", "card_said", "card_zh", "draft_kind_zh", "draft_state_zh",
+    "vote_ruling_zh",
 ]

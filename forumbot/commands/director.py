@@ -19,7 +19,7 @@ from forumbot import director as lib
 from forumbot.alarms import forum_words
 from forumbot.marker import strip_marker
 from forumbot.views import format_time
-from forumbot.wording import CARD_ZH, DRAFT_KIND_ZH, DRAFT_STATE_ZH, FLAG_ZH, PROPOSAL_ZH  # noqa: F401
+from forumbot.wording import CARD_ZH, DRAFT_KIND_ZH, DRAFT_STATE_ZH, FLAG_ZH, PROPOSAL_ZH, card_said  # noqa: F401
 
 console = Console()
 
@@ -144,7 +144,7 @@ def status(config_path: str, as_json: bool, every: bool, games_dir: str | None) 
             console.print(f"判罚提议 #{p.id}：{p.player} {CARD_ZH.get(p.color.value, p.color.value)}"
                           f"（{PROPOSAL_ZH.get(p.reason_code, p.reason_code)}）{p.detail}")
         for c in rt.store.cards():  # given, with the number `forumbot card-undo` takes
-            console.print(f"已给判罚 #{c.id}：{c.player} {CARD_ZH.get(c.color.value, c.color.value)}"
+            console.print(f"已给判罚 #{c.id}：{c.player} {card_said(c.color, c.points)}"
                           f"（{format_time(c.at)}，{escape(c.reason)}）")
 
 
@@ -282,31 +282,42 @@ def reject(config_path: str, draft_id: int, why: str) -> None:
 @click.command("card")
 @config_option
 @click.argument("name", metavar="玩家名")
-@click.argument("color", type=click.Choice(["blue", "yellow", "red"]), metavar="颜色")
+@click.argument("color", type=click.Choice(["blue", "yellow", "red"]), metavar="[颜色]", required=False)
 @click.option("--why", required=True, help="判罚理由，会原样写进判罚通知。")
-@click.option("--points", type=int, default=None, help="扣的分数（双身份的扣分规则）。")
+@click.option("--points", type=click.IntRange(min=1), default=None,
+              help="扣的分数：双身份规则按扣分判罚（累计扣满12分罚下），这时不写颜色。")
 @click.option("--proposal", "proposal_id", type=int, default=None,
               help="采纳这条判罚提议（提议编号见 forumbot status）。")
 @click.option("--yes", "-y", "assume_yes", is_flag=True, help="给红牌前不再确认。")
 @friendly
-def card(config_path: str, name: str, color: str, why: str, points: int | None, proposal_id: int | None,
+def card(config_path: str, name: str, color: str | None, why: str, points: int | None, proposal_id: int | None,
          assume_yes: bool) -> None:
-    """给一名玩家判罚：蓝牌、黄牌或红牌。
+    """给一名玩家判罚：蓝牌、黄牌或红牌；双身份规则下扣分。
 
     颜色写 blue（蓝牌）、yellow（黄牌）或 red（红牌）。三张蓝牌合一张黄牌，三张黄牌合一张红牌；红牌立即罚下（在当天放逐之前生效）。
+    双身份规则没有牌色，按扣分判罚：不写颜色，用 --points 给出扣分，累计扣满12分罚下。
     被罚下的是警长时，警徽按规则集处理（14人简易：随机抽取，随机种子记录在案）。
-    同时起草一篇判罚通知，等你批准。给红牌前会先列出它带来的变化并请你确认。
+    同时起草一篇判罚通知，等你批准。罚下前会先列出它带来的变化并请你确认。
 
     例：forumbot card 月饼 yellow --why "第2日未投票"
+
+    例（双身份）：forumbot card 月饼 --points 3 --why "出局后在讨论帖发言"
     """
     with runtime(config_path) as rt:
         now = _now(rt)
-        if color == "red" and not assume_yes:
+        color = lib.card_choice(rt.config.rules, color, points)
+        if color == "points":
+            state = lib._state(rt)
+            book, _ = lib.ledger(rt, state)
+            sends_off = book.standing(lib._player(state, name)).points + (points or 0) >= rt.config.rules.sendoff_points
+        else:
+            sends_off = color == "red"
+        if sends_off and not assume_yes:
             from forumbot.gamelog import EventSpec, preview
 
             for line in preview(rt, EventSpec("out", player=name, why="card", at=now, note=why), now).lines():
                 click.echo(line)
-            if not confirm("红牌罚下，确认？"):
+            if not confirm("红牌罚下，确认？" if color == "red" else f"累计扣满{rt.config.rules.sendoff_points}分罚下，确认？"):
                 click.echo("未执行。")
                 raise SystemExit(1)
         result = lib.give_card(rt, name, color, why, now, points=points, proposal_id=proposal_id)
@@ -337,7 +348,7 @@ def card_undo(config_path: str, entry_id: int, why: str, assume_yes: bool) -> No
                 click.echo("未执行。")
                 raise SystemExit(1)
         _, draft = lib.take_back_card(rt, entry_id, why, now)
-        text = f"已撤销判罚 #{entry_id}（{change.entry.player} 的{CARD_ZH.get(change.entry.color.value)}）"
+        text = f"已撤销判罚 #{entry_id}（{change.entry.player} 的{card_said(change.entry.color, change.entry.points)}）"
         if draft is not None:
             text += f"；撤销通知草稿 #{draft.id} 待审批"
         click.echo(text)

@@ -12,6 +12,7 @@ from rich.table import Table
 from engine.reasons import describe_zh
 from forumbot.config import ConfigError
 from forumbot.offline import OfflineTallyError, offline_tally
+from forumbot.wording import vote_ruling_zh
 
 __all__ = ["commands", "tally"]
 
@@ -29,9 +30,7 @@ def _votes_table(report: dict[str, Any]) -> Table:
     for v in report["votes"]:
         voter = v["voter"] + (f"（{v['account']}）" if v["account"] and v["account"] != v["voter"] else "")
         if v["valid"]:
-            ruling = ("有效" if v["final"] else "有效，后被改票")
-            if v["final"] and v.get("counted") is False:
-                ruling = "有效，不计入（" + ("投票人" if v.get("dropped") == "voter_out" else "投票对象") + "截止前已出局）"
+            ruling = vote_ruling_zh(v)
         else:
             ruling = f"废票 {v['reason']}：{v.get('reason_text') or describe_zh(v['reason'])}" + (
                 f" —— {v['detail']}" if v["detail"] else "")

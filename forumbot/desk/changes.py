@@ -23,7 +23,7 @@ from typing import Any
 from flask import abort, flash, g, redirect, render_template, request, url_for
 
 from engine.badge import Succession
-from engine.cards import Card, Decision
+from engine.cards import Decision
 from forumbot import director
 from forumbot import ending
 from forumbot.desk import data, forms, texts
@@ -327,24 +327,23 @@ def _card_preview(rt: Runtime, player: str, color: str, points: int | None, why:
                   now: datetime) -> tuple[ImpactView, str]:
     """What a card does: the ledger after it, a send-off (an out, previewed as an event),
     the badge of a sent-off sheriff."""
-    from forumbot.views import CARD_NAMES
-
     if not player:
         raise DirectorError("请先选择玩家（为防误触，名单不预选任何人）")
-    if color not in CARD_NAMES:
+    points_rule = rt.config.rules.card_policy.value == "points"
+    if not color and not points_rule:
         raise DirectorError("请选择牌色")
+    color = director.card_choice(rt.config.rules, color, points)  # 双身份: points, never a colour
     if not why:
         raise DirectorError("请填写理由（会公布在判罚通知里）")
     state = current_state(rt.config, rt.store)
     book, _ = director.ledger(rt, state)
     day = day_at(state, now)
-    decision = Decision(player=player, day=day.number if day else 0, card=Card(color), points=points or 0,
-                        why=why, at=now)
+    decision = Decision(player=player, day=day.number if day else 0, card=director.card_of(color),
+                        points=points or 0, why=why, at=now)
     before = book.standing(player)
     after_book, _, events = book.apply(decision, state, seed=0)
     after = after_book.standing(player)
-    points_rule = rt.config.rules.card_policy.value == "points"
-    said = (f"扣 {points} 分" if points_rule and color != "red" and points else texts.card_zh(color))
+    said = texts.card_said(color, points)
     summary = f"给 {player} {said}：{why}"
     notes = [e.detail for e in events if e.kind in ("upgrade", "points")]
     if points_rule:
@@ -354,7 +353,8 @@ def _card_preview(rt: Runtime, player: str, color: str, points: int | None, why:
     sent_off = any(e.kind == "sent_off" for e in events)
     impact = None
     if sent_off:
-        notes.append(f"{player} 将被罚下（无遗言），从现在起出局")
+        notes.append(f"{player} 将被罚下（无遗言），从现在起出局" if not points_rule else
+                     f"{player} 累计扣满{rt.config.rules.sendoff_points}分，将被罚下（无遗言），从现在起出局")
         if any(e.kind == "badge" for e in events):
             notes.append(f"{player} 是警长：警徽将随机移交（确认时抽签，随机种子会记录）")
         if not state.is_out(player, now):
@@ -396,7 +396,9 @@ def accept_preview(proposal_id: int):
             proposal = rt.store.proposal(proposal_id)
             # The ledger entry takes the proposal's colour (store.accept_proposal): the card
             # given is the one proposed; another card is a dismissal plus a direct card.
-            return _give_confirm(rt, now, proposal.player, proposal.color.value,
+            # 双身份 counts points: a proposal is a deduction whatever colour an older one carried.
+            colour = "points" if rt.config.rules.card_policy.value == "points" else proposal.color.value
+            return _give_confirm(rt, now, proposal.player, colour,
                                  int_field("points", required=False, what="扣分"), field("why", required=False),
                                  proposal=proposal_id)
     except domain_errors() as exc:
@@ -410,7 +412,8 @@ def _give_confirm(rt: Runtime, now: datetime, player: str, color: str, points: i
     fields = _fields_with([("player", player), ("color", color), ("why", why)], points=points,
                           proposal=proposal, fingerprint=key)
     return _confirm(rt, now, title="确认：判罚", impact=shown, fields=fields, action=url_for("desk.give_apply"),
-                    verb=f"确认给出{texts.card_zh(color)}", back=url_for("desk.cards"), changed=changed)
+                    verb="确认扣分" if color == "points" else f"确认给出{texts.card_zh(color)}",
+                    back=url_for("desk.cards"), changed=changed)
 
 
 @bp.post("/cards/give/apply")
@@ -483,7 +486,7 @@ def card_undo_apply(entry_id: int):
                 return _card_undo_confirm(rt, now, entry_id, why, changed=True)
             change, draft = director.take_back_card(rt, entry_id, why, now)
         entry = change.entry
-        text = f"已撤销判罚 #{entry.id}：{entry.player} 的{texts.card_zh(entry.color)}"
+        text = f"已撤销判罚 #{entry.id}：{entry.player} 的{texts.card_said(entry.color, entry.points)}"
         if change.events:
             text += "；一并撤销了它造成的事件 " + "、".join(f"#{i}" for i in change.events)
         if draft is not None:

@@ -25,7 +25,7 @@ from forumbot.instance import Holder, lock_path, probe
 from forumbot.outbox import Draft, DraftState
 from forumbot.runtime import Runtime
 from forumbot.store.records import CardProposal, ProposalState
-from forumbot.views import format_left, format_time, rule_text
+from forumbot.views import decided_text, format_left, format_time
 
 # Kinds whose body the bot renders again when it publishes (the tally then, the time left
 # then) unless the director edited the words.
@@ -255,7 +255,13 @@ def day_tally(rt: Runtime, number: int) -> dict[str, Any]:
     data["shown_votes"] = [v for v in data["votes"] if v.get("reason") != "voter_not_player"]
     data["dropped"] = [v for v in data["votes"] if v.get("final") and v.get("valid") and v.get("counted") is False]
     data["thread_link"] = thread_link(rt, tid)
-    data["rule_zh"] = clean(rule_text((data.get("result") or {}).get("rule")))
+    data["rule_zh"] = clean(decided_text(data.get("result")))
+    # 「最先达到」: the timeline row where each candidate's last stretch at its final count began.
+    reaches: dict[int, list[str]] = {}
+    for player, index in (data.get("reached") or {}).items():
+        reaches.setdefault(int(index), []).append(player)
+    for event in data["timeline"]:
+        event["reaches"] = [(p, data["counts"].get(p, 0)) for p in reaches.get(int(event["index"]), [])]
     return data
 
 

@@ -40,7 +40,7 @@ def domain_errors() -> tuple[type[BaseException], ...]:
 def _globals() -> dict[str, Any]:
     return {"when": when, "poll_seconds": g.get("poll_seconds", current_app.config["DESK_POLL_SECONDS"]),
             "login_required": current_app.config["DESK_LOGIN"], "kind_zh": texts.kind_zh,
-            "state_zh": texts.state_zh, "card_zh": texts.card_zh, "proposal_zh": texts.PROPOSAL_ZH,
+            "state_zh": texts.state_zh, "card_zh": texts.card_zh, "card_said": texts.card_said, "proposal_zh": texts.PROPOSAL_ZH,
             "actor_zh": texts.actor_zh, "clean": texts.clean, "nobody_value": NOBODY,
             "ruleset_zh": texts.ruleset_zh}
 
@@ -194,7 +194,8 @@ def activity():
 @bp.get("/cards")
 def cards():
     return render_page("cards.html", lambda rt, now: {
-        "view": data.cards(rt), "points": rt.config.rules.card_policy.value == "points"})
+        "view": data.cards(rt), "points": rt.config.rules.card_policy.value == "points",
+        "sendoff_points": rt.config.rules.sendoff_points})
 
 
 @bp.get("/drafts")

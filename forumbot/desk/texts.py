@@ -19,8 +19,8 @@ from typing import Any, Mapping
 from engine.events import WHY_IDENTITY_ZH, WHY_ZH, parse_why
 from forumbot.views import hm  # noqa: F401 - the templates and desk modules call texts.hm
 from forumbot.wording import (ACTOR_ZH, CARD_ZH, DRAFT_KIND_ZH, DRAFT_STATE_ZH, FLAG_ZH,  # noqa: F401
-                              PROPOSAL_STATE_ZH, PROPOSAL_ZH, RULESET_ZH, WINNER_ZH, WINNERS, card_zh, draft_kind_zh,
-                              draft_state_zh)
+                              PROPOSAL_STATE_ZH, PROPOSAL_ZH, RULESET_ZH, WINNER_ZH, WINNERS, card_said, card_zh,
+                              draft_kind_zh, draft_state_zh)
 
 # The shared words (forumbot.wording), under the names the desk's templates know.
 KIND_ZH = DRAFT_KIND_ZH
@@ -249,11 +249,11 @@ def audit_sentence(action: str, detail: Mapping[str, Any], ctx: LogContext) -> s
             return f"发送 {name} 时出错：{forum_error(d.get('error')).text}"
         return f"{name}：{state_zh(state)}"
     if action == "card.given":
-        points = f" {d.get('points')} 分" if d.get("points") else ""
+        points = f" {d.get('points')} 分" if d.get("points") and d.get("color") != "points" else ""
         day = f"（第{d['day']}日）" if d.get("day") else ""
-        return f"给 {d.get('player')} {card_zh(d.get('color'))}{points}{day}：{clean(d.get('reason'))}"
+        return f"给 {d.get('player')} {card_said(d.get('color'), d.get('points'))}{points}{day}：{clean(d.get('reason'))}"
     if action == "card.retracted":
-        return f"撤销判罚 #{d.get('entry')}（{d.get('player')} 的{card_zh(d.get('color'))}）：{clean(d.get('why'))}"
+        return f"撤销判罚 #{d.get('entry')}（{d.get('player')} 的{card_said(d.get('color'))}）：{clean(d.get('why'))}"
     if action == "card.proposed":
         day = f"第{d['day']}日" if d.get("day") else ""
         return (f"提议给 {d.get('player')} {card_zh(d.get('color'))}：{day}"

@@ -140,8 +140,8 @@ def director_acts(rt: Runtime, action: Action, now: datetime) -> object:
     """A scripted director's entry: an event through the game log, or a card."""
     if action.kind == "event":
         return gamelog.enter(rt, action.spec, now)
-    player, colour, why = action.spec
-    return director.give_card(rt, player, colour, why, now)
+    player, colour, why, *points = action.spec
+    return director.give_card(rt, player, colour, why, now, points=points[0] if points else None)
 
 
 def final_published(rt: Runtime, day: int) -> bool:

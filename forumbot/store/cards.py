@@ -183,9 +183,10 @@ class CardsMixin(StoreBase):
 
     def accept_proposal(
         self, proposal_id: int, *, actor: str, at: datetime, reason: str | None = None,
-        points: int | None = None,
+        points: int | None = None, color: CardColor | str | None = None,
     ) -> CardEntry:
-        """Accept: the card enters the ledger, in the same transaction."""
+        """Accept: the card enters the ledger, in the same transaction — as proposed, or
+        as ``color`` (a points game's deduction for a proposal that carried a colour)."""
         with self.write():
             p = self.proposal(proposal_id)
             if p.state is not ProposalState.PROPOSED:
@@ -193,7 +194,7 @@ class CardsMixin(StoreBase):
                     f"card proposal #{proposal_id} is already {p.state.value}"
                 )
             entry = self.add_card(
-                p.player, p.color, reason or p.detail or p.reason_code, actor=actor, at=at,
+                p.player, color or p.color, reason or p.detail or p.reason_code, actor=actor, at=at,
                 day=p.day, points=points, proposal_id=p.id,
             )
             self._decide(proposal_id, ProposalState.ACCEPTED, actor, at, reason, entry.id)

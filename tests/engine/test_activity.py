@@ -121,3 +121,33 @@ def test_propose_cards__details_are_chinese():
     talk, votes = talk_and_votes()
     for p in propose_cards(talk.ballots + votes.ballots, game(), 2, RULES):
         assert not any(c.isascii() and c.isalpha() for c in p.detail.split("http")[0].replace("FF0000", "")), p.detail
+
+
+def test_propose_cards__dual_proposes_only_what_its_rules_punish():
+    """双身份 003_…: no lurking rule, no duty to vote (所有未出局角色均可参与投票), no font or
+    evidence rule; 已出局的角色不能继续参与讨论、投票 and 累计扣满12分者将予以罚下. Only 诈尸 is
+    proposed, and with no card: the rules count points, and name no number."""
+    talk, votes = talk_and_votes()
+    talk.post("烧卖", "我死得好冤")
+    state = game().put_out("烧卖", at(29, 9, 0), "夜晚出局")
+    proposals = propose_cards(talk.ballots + votes.ballots, state, 2, PRESETS["dual"])
+    assert [(p.kind, p.player, p.card) for p in proposals] == [(ProposalKind.ZOMBIE, "烧卖", None)]
+    everything = propose_cards(talk.ballots + votes.ballots, state, 2, RULES)
+    assert {p.kind for p in everything} == set(ProposalKind) - {ProposalKind.LURKING_SPAN}
+
+
+def test_propose_cards__a_points_rule_set_suggests_no_colour():
+    """A director who adds 未投票 to a points game's proposals gets no colour suggested."""
+    talk, votes = talk_and_votes()
+    rules = PRESETS["dual"].with_overrides(card_proposals=["no_vote"])
+    proposals = propose_cards(talk.ballots + votes.ballots, game(), 2, rules)
+    assert proposals and {(p.kind, p.card) for p in proposals} == {(ProposalKind.NO_VOTE, None)}
+
+
+def test_rules__card_proposals_names_a_bad_kind():
+    import pytest
+
+    from engine.rules import RuleSetError
+
+    with pytest.raises(RuleSetError, match="card_proposals: 'lurk' is not one of lurking_day"):
+        RULES.with_overrides(card_proposals=["lurk"])

@@ -28,9 +28,9 @@ def test_tally_day__timeline_shows_running_counts():
     ]
 
 
-def test_tally_day__reach_is_when_the_count_last_became_final():
-    """SPEC §3.7: a candidate who reaches the top, loses a vote and reaches it again
-    reaches at the second time."""
+def test_tally_day__reach_starts_the_last_stretch_at_the_final_count():
+    """SPEC §3.7: a candidate who reaches the top, falls below it and reaches it again
+    reaches at the second time (its last stretch at or above the final count)."""
     thread = Thread()
     a = thread.post("包子", vote("饺子"))  # 0: 饺子 1
     thread.post("汤圆", vote("月饼"))  # 1: 月饼 1

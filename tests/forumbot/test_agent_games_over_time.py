@@ -175,3 +175,24 @@ def test_dual_game__state(dual):
     published = dual.rt.outbox.drafts(DraftState.PUBLISHED)
     kinds = {d.kind for d in published}
     assert {DraftKind.ACCELERATION_NOTICE, DraftKind.BADGE_NOTICE, DraftKind.ANNOUNCEMENT} <= kinds
+
+
+def test_dual_game__cards_follow_the_points_rules(dual):
+    """双身份 003_…: 角色因违反游戏规则，累计扣满12分者将予以罚下 — no colours, no lurking rule, no
+    duty to vote. Day 1's lurker (烧卖, one post) and its three non-voters are proposed
+    nothing; 汤圆's post after going out (已出局的角色不能继续参与讨论) is proposed as a deduction."""
+    proposals = dual.rt.store.proposals()
+    assert [(p.day, p.player, p.reason_code, p.color.value) for p in proposals] == [(3, "汤圆", "zombie", "points")]
+    audit = [e for e in dual.rt.store.audit_log() if e.action == "card.proposed"]
+    assert len(audit) == 1
+
+
+def test_dual_game__a_deduction_is_announced_in_points(dual):
+    (notice,) = [m for m in posts(dual, "progress") if "【违规判定】" in m]
+    assert "[b]【违规判定】小笼包：扣3分[/b]" in notice and "原因：在讨论帖贴出私聊截图" in notice
+    assert "累计扣分：3/12（累计扣满12分罚下）" in notice
+    assert not any(word in notice for word in ("蓝牌", "黄牌", "红牌", "积分"))
+    (entry,) = dual.rt.store.cards()
+    assert (entry.player, entry.color.value, entry.points) == ("小笼包", "points", 3)
+    day3 = [m for m in posts(dual, "progress") if "【公示】第3日" in m][0]
+    assert "小笼包：扣3分（在讨论帖贴出私聊截图）" in day3

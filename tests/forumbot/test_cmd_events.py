@@ -61,7 +61,7 @@ def test_out__shows_the_change_asks_and_does_nothing_on_no(game):
     assert "将记录：12-02 19:00 月饼 被猎人带走" in shown.output
     assert "结果：平票：包子、月饼；无人出局 → 包子 出局" in shown.output
     assert "票数：包子 2，月饼 2 → 包子 1" in shown.output
-    assert "4楼 月饼：有效，计入 → 有效，不计入（投票人已出局）" in shown.output
+    assert "4楼 月饼：有效，计入 → 有效，不计入（投票人截止前已出局）" in shown.output
     assert not state(game).is_out("月饼")
     done = invoke(game, "out", "月饼", "--why", "hunter", "--at", "12-02 19:00", input="y\n")
     assert done.exit_code == 0 and "已记录事件 #1" in done.output

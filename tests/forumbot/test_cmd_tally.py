@@ -81,11 +81,17 @@ def test_cmd_tally__real_thread_reproduces_the_manifest(tmp_path, x3_dir):
 
 
 def test_cmd_tally__real_thread_day1_sheriff_by_first_reached(tmp_path, x3_dir):
-    """饺子 and 月饼 tie at 2. 月饼 reached 2 with Alice's change (pid 19); 饺子 was at 3,
-    dropped to 2 only when bob_2 changed away (pid 25): 月饼 reached the final count first."""
+    """饺子 and 月饼 tie at 2. 饺子 reached 2 with Alice's vote (pid 6) and never went below
+    (3 at pid 14, 2 at Alice's change, 3 at pid 24, 2 when bob_2 changed away at pid 25:
+    dropping down to 2 is not reaching it, SPEC §3.7); 月饼 reached 2 only with Alice's
+    change (pid 19). 饺子 reached the final count first."""
     report = json.loads(run_tally(tmp_path, x3_dir, "--json").output)
-    assert report["result"]["sheriff"] == "月饼"
+    assert report["result"]["sheriff"] == "饺子"
     assert report["result"]["tie"] == ["饺子", "月饼"] and report["result"]["rule"] == "tie_first_reached"
+    timeline = report["timeline"]
+    assert timeline[report["reached"]["饺子"]]["pid"] == 6
+    assert timeline[report["reached"]["月饼"]]["pid"] == 19
+    assert report["result"]["detail"] == "饺子 最先达到2票（5楼 Alice 投票起一直保持）；月饼 于17楼 Alice 改票时才达到"
 
 
 def test_cmd_tally__real_thread_flags(tmp_path, x3_dir):
@@ -102,7 +108,7 @@ def test_cmd_tally__json_answers_spec_7_for_every_rule_set(tmp_path, x3_dir, rul
     assert {"day", "ruleset", "deadline", "votes", "counts", "abstain", "non_voters", "result", "flags"} <= set(report)
     assert (report["day"], report["ruleset"], report["deadline"]) == (2, ruleset, "2026-11-30T00:25:54+08:00")
     assert report["counts"] == EXPECTED_COUNTS
-    expected_out = "月饼" if ruleset == "dual" else None  # dual: first to reach; others: no sheriff → no one
+    expected_out = "饺子" if ruleset == "dual" else None  # dual: first to reach; others: no sheriff → no one
     assert report["result"]["out"] == expected_out
     assert all(v["reason"] and v["floor"] for v in report["votes"] if not v["valid"])
 

@@ -163,6 +163,32 @@ def test_desk__tally_links_every_vote_to_its_floor(desk):
     assert re.search(r"<td>包子</td><td class=\"num\">2</td>", text)
 
 
+def test_desk__tally_tie_goes_to_who_first_reached_and_a_changed_vote_says_so(desk):
+    """SPEC §3.7 (issue 18): 包子 reaches 2 at 汤圆's vote (5楼), 3 with its own vote, and
+    drops back to 2 when 汤圆 changes to 饺子 — which is when 饺子 reaches 2. 包子 reached
+    first whatever the seat order (饺子 sits first). 汤圆's changed vote is 「有效，后被改票」,
+    as the evidence recount says, not 「不计入（截止前出局）」: nobody left the game."""
+    rt = desk.runtime()
+    rt.store.record_posts([
+        _post(105, 6, "包子", "投票对象：包子\n投票理由：我自己", 100),
+        _post(106, 7, EVIL, "投票对象：饺子\n投票理由：重投一次", 105),
+        _post(107, 8, "汤圆", "改票对象：饺子\n改票理由：想了想", 110, quote=104),
+    ], seen_at=desk.clock.now())
+    rt.close()
+    page = desk.client.get("/tally?day=1").get_data(as_text=True)
+    text = re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", page)))
+    assert "结果：包子 当选警长 （平票：饺子、包子）" in text
+    assert "包子 最先达到2票（5楼 汤圆 投票起一直保持）；饺子 于8楼 汤圆 改票时才达到" in text
+
+    def row(table: str, pid: int) -> str:
+        rows = page.split(f'id="{table}"')[1].split("</table>")[0].split("<tr")
+        return next(r for r in rows if f"pid={pid}\"" in r)
+    assert "有效，后被改票" in row("votes", 104) and "不计入" not in row("votes", 104)
+    assert "包子 达到2票，此后一直保持" in row("timeline", 104)  # not at 107, where it dropped to 2
+    assert "饺子 达到2票，此后一直保持" in row("timeline", 107)
+    assert "达到" not in row("timeline", 105)
+
+
 def test_desk__game_now_shows_countdown_and_waiting_work(desk):
     text = desk.client.get("/").get_data(as_text=True)
     assert 'class="countdown" data-deadline="2026-12-01T21:30:00+08:00"' in text
@@ -328,7 +354,7 @@ def test_desk__confirm_page_names_the_result_and_rulings_that_change(desk):
     page, _, fields = _confirm(desk, "/event", {"kind": "out", "player": "包子", "why": "hunter"})
     text = re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", "", page)))
     assert "结果改变：包子 当选警长 → 无人当选警长" in text
-    assert "2楼 饺子：有效，计入 → 有效，不计入（投票对象已出局）" in text
+    assert "2楼 饺子：有效，计入 → 有效，不计入（投票对象截止前已出局）" in text
     assert "生效时间：2026-12-01 12:00:00（白天出局默认为现在）" in text
     assert fields["at"] == ["2026-12-01T12:00:00+08:00"]  # the time previewed is the time applied
 

@@ -89,12 +89,16 @@ def mid_game(tmp_path: Path, ruleset: str) -> MidGame:
     gamelog.retract(g.rt, wrong.event.id, "手误：不是月饼", at(2, "12:05"))
     # A card: its notice approved, and the forum refuses it (a failed post).
     g.at(at(2, "12:30"))
-    outcome = director.give_card(g.rt, "小笼包", "blue" if ruleset != "dual" else "yellow", "字体违规", at(2, "12:30"),
+    outcome = director.give_card(g.rt, "小笼包", "blue" if ruleset != "dual" else "points", "字体违规", at(2, "12:30"),
                                  points=3 if ruleset == "dual" else None)
     director.approve(g.rt, outcome.draft.id, at(2, "12:31"))
     _publish(g, REFUSE)
-    g.rt.store.propose_card("烧卖", "blue", "lurking_day", key="lurk:test", at=at(2, "12:40"), day=1,
-                            detail="第1日讨论帖发帖 1 帖（少于 5 帖）；楼层：3楼")
+    if ruleset == "dual":  # 双身份 punishes no lurking: its one proposal is 诈尸, a deduction
+        g.rt.store.propose_card("烧卖", "points", "zombie", key="zombie:test", at=at(2, "12:40"), day=1,
+                                detail="讨论帖3楼：已出局角色发言")
+    else:
+        g.rt.store.propose_card("烧卖", "blue", "lurking_day", key="lurk:test", at=at(2, "12:40"), day=1,
+                                detail="第1日讨论帖发帖 1 帖（少于 5 帖）；楼层：3楼")
     if ruleset == "dual":
         g.enter(EventSpec("identity_lost", player="汤圆", why="hunter"), at(2, "13:00"))
         g.enter(EventSpec("voters", day=3, players=("包子", "汤圆")), at(2, "13:10"))

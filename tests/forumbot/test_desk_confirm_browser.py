@@ -94,7 +94,7 @@ def test_desk_confirm_browser__out_confirmed_then_undone_and_the_tally_is_back(g
     text = confirm.inner_text()
     assert "将记录：" in text and "汤圆 被猎人带走" in text
     assert "结果改变：" in text and "汤圆 当选警长" in text  # the election's result changes
-    assert "有效，不计入（投票对象已出局）" in text
+    assert "有效，不计入（投票对象截止前已出局）" in text
     page.screenshot(path=str(ARTIFACTS / "desk-confirm-out.png"), full_page=True)
     assert _width(page)[0] <= PHONE["width"]
     assert _counts(page.context.new_page(), url) == before  # nothing recorded yet (seen from another tab)

@@ -288,8 +288,9 @@ def test_desk_events__dual_send_off_leaves_the_badge_vacant_without_a_successor_
     _elect(g)
     g.at(at(2, "12:00"))
     desk = Desk(g)
-    page = desk.preview("/cards/give", {"player": "饺子", "color": "red", "why": "辱骂"})
-    assert "饺子 将被罚下（无遗言），从现在起出局" in text_of(page)
+    # 双身份 has no red card: 累计扣满12分者将予以罚下
+    page = desk.preview("/cards/give", {"player": "饺子", "color": "points", "points": "12", "why": "辱骂"})
+    assert "饺子 累计扣满12分，将被罚下（无遗言），从现在起出局" in text_of(page)
     desk.confirm(page)
     sheriff = section(desk.get("/actions"), "sheriff")
     assert "被罚下，不触发【殉职】" in html.unescape(sheriff) and "<select" not in sheriff
@@ -662,7 +663,7 @@ def test_desk_events__audit_log_in_sentences(mid):
     assert not [s for s in sentences if "=" in s or "其他操作" in s], sentences
     joined = "\n".join(sentences)
     for said in ("判为废票（串号，导演判废）", "撤销了事件 #", "被猎人带走一层身份", "第3日可投票：包子、汤圆",
-                 "给 小笼包 黄牌 3 分", "发送失败：帖子已关闭", "批准 #", "提议给 烧卖 蓝牌"):
+                 "给 小笼包 扣3分", "发送失败：帖子已关闭", "批准 #", "提议给 烧卖 扣分"):
         assert said in joined, (said, joined)
     assert english(page) == []
 
