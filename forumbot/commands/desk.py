@@ -28,7 +28,10 @@ def desk(config_path: str, host: str, port: int) -> None:
     """
     from forumbot.desk import DeskSecurityError, serve
     from forumbot.desk.server import listen_error
+    from forumbot.commands._common import runtime
 
+    with runtime(config_path):
+        pass  # the game's state must exist: the desk shows it, and does not create one
     try:
         serve(config_path, host=host, port=port,
               ready=lambda line: click.echo(f"{line}（Ctrl-C 停止）"))
