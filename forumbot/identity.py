@@ -418,6 +418,12 @@ def adopt(rt: Runtime, now: datetime, *, actor: str) -> Adopted:
         warnings: list[str] = []
         drafts = take_over(rt, taken, now, actor=actor, warnings=warnings)
         store.clear_alarm(STATE_CONFLICT, at=now, actor=actor, detail={"adopted": states})
+        # A day whose final count is taken over is over here too: its result becomes game
+        # state now (the agent no longer decides a day whose final count is published).
+        from forumbot.gamelog import settle_result
+
+        for day in sorted({f.day for f in taken if f.kind == "final_count" and f.day is not None}):
+            settle_result(rt, day, now)
     renewed = store.state_id if store.state_id != old_state else None
     notable = tuple(dict.fromkeys(f.what for f in taken if f.kind in ("final_count", "announcement")))
     return Adopted(tuple(states), len(undecided), tuple(drafts), renewed, notable, tuple(warnings))

@@ -73,6 +73,11 @@ class StateMissingError(StoreOpenError):
 
 
 def missing_state_text(config_path: str | Path, database: Path) -> str:
+    folder = database.parent
+    if not folder.is_dir():
+        return (f"本局的状态数据库不存在：存放它的文件夹不存在：{folder}（配置 {config_path} 的 [agent].database 是 "
+                f"{database}）。若这局还没开始：先建好文件夹（mkdir -p {folder}），再 `forumbot run --config "
+                f"{config_path}`；若它本来存在：请检查 [agent].database 是否写对了，或从备份恢复")
     return (f"本局的状态数据库不存在：{database}（配置 {config_path} 的 [agent].database）。这个命令只用已有的状态，"
             f"不会新建。若这局还没开始：`forumbot run --config {config_path}`（或 `forumbot init --config "
             f"{config_path}`）会新建它。若它本来存在：请检查 [agent].database 是否写对了，或从备份恢复；"
