@@ -151,6 +151,7 @@ class Agent:
         self._recovered = False
         # day → (day_basis, recheck_at) of the last time the day was decided (process_day)
         self._settled: dict[int, tuple[tuple, datetime]] = {}
+        self._identity_basis: tuple | None = None  # identity.basis at the last check_identity
         self.watch = AlarmWatch(
             rt.store, rt.outbox, username=rt.settings.bot.username, config=str(rt.config.path),
             outage_after=timedelta(minutes=rt.settings.agent.outage_alarm_minutes))
@@ -301,10 +302,16 @@ class Agent:
         another game's stop posting in that thread, each with its alarm, until the
         director decides (``forumbot.identity``). When that changes, every day is decided
         again (what was held back is drafted, or nothing more is)."""
-        from forumbot.identity import settle_alarms
+        from forumbot.identity import absorb, basis, settle_alarms
 
+        seen = basis(self.rt.store)
+        if seen == self._identity_basis:
+            return  # nothing new was read, decided or entered: an idle pass costs one lookup
+        self._identity_basis = seen
         before = self._blocks()
-        settle_alarms(self.rt, now)
+        found = settle_alarms(self.rt, now)
+        if absorb(self.rt, found, now):
+            self._settled.clear()
         after = self._blocks()
         if after != before:
             self._settled.clear()

@@ -57,7 +57,7 @@ if TYPE_CHECKING:  # pragma: no cover
 log = logging.getLogger("forumbot.identity")
 
 __all__ = [
-    "Found", "Origin", "Survey", "adopt", "game_hash_for", "game_key", "mark_copy", "posted_elsewhere",
+    "Found", "Origin", "Survey", "absorb", "adopt", "game_hash_for", "game_key", "mark_copy", "posted_elsewhere",
     "settle_alarms", "survey", "take_over",
 ]
 
@@ -156,6 +156,19 @@ def game_threads(config: GameConfig) -> dict[int, tuple[int, str]]:
         for tid, role in day.threads().items():
             out.setdefault(tid, (day.number, role))
     return out
+
+
+def basis(store: Store) -> tuple:
+    """What a survey depends on, cheaply (a few indexed lookups): the posts seen and their
+    versions, the outbox's changes, the state's id and the director's decisions, the
+    identity alarms. Equal bases: the survey and its alarms would come out the same."""
+    return tuple(store.db.execute(
+        "SELECT (SELECT COUNT(*) || ':' || IFNULL(MAX(pid), 0) FROM posts), (SELECT MAX(id) FROM post_versions),"
+        " (SELECT MAX(id) FROM outbox_history),"
+        " (SELECT group_concat(key || '=' || value, ';') FROM meta WHERE key IN ('state_id', 'identity:adopted',"
+        "   'identity:copy')),"
+        " (SELECT COUNT(*) || ':' || IFNULL(MAX(id), 0) FROM alarms WHERE cleared_at IS NULL AND kind IN (?, ?))",
+        (STATE_CONFLICT, FOREIGN_GAME)).fetchone())
 
 
 def survey(rt: Runtime) -> Survey:
@@ -370,6 +383,39 @@ def _final_taken_over(rt: Runtime, draft_id: int, found: Found, now: datetime) -
     rt.store.audit("bot", "identity.final_differs", {"draft": draft_id, "day": day, "forum": theirs, "tally": ours},
                    at=now)
     return warning
+
+
+def absorb(rt: Runtime, found: Survey, now: datetime) -> list[int]:
+    """Each pass, after the alarms: posts of adopted states that appeared since (a post a
+    moderator released late, a thread read later) are taken over too, and a final count
+    or announcement of this state still waiting for the same day is rejected — the
+    forum has that day's already. Returns the drafts rejected."""
+    from forumbot.announce import WAITING, numbered_drafts
+
+    fresh = [f for f in found.of(Origin.ADOPTED)]
+    if not fresh:
+        return []
+    warnings: list[str] = []
+    rejected: list[int] = []
+    with rt.store.write():
+        take_over(rt, fresh, now, actor="bot", warnings=warnings)
+        for kind, day in sorted({(f.kind, f.day) for f in fresh
+                                 if f.kind in ("final_count", "announcement") and f.day is not None}):
+            for draft in numbered_drafts(rt.outbox, kind, day):
+                if draft.state in WAITING:
+                    rt.outbox.reject(draft.id, "bot", f"论坛上已有第{day}日的{KIND_SHORT[kind]}"
+                                     "（已接管的另一份状态发的），这篇不再发出", now=now)
+                    rejected.append(draft.id)
+        if any(f.kind == "final_count" for f in fresh):
+            from forumbot.gamelog import settle_result
+
+            for day in sorted({f.day for f in fresh if f.kind == "final_count" and f.day is not None}):
+                settle_result(rt, day, now)
+    for warning in warnings:
+        log.warning("%s", warning)
+    for draft_id in rejected:
+        log.warning("草稿 #%d 不再发出：论坛上已有同一日的同一篇（已接管的另一份状态发的）", draft_id)
+    return rejected
 
 
 def posted_elsewhere(rt: Runtime, kind: str, day: int, now: datetime) -> bool:

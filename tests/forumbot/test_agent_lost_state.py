@@ -217,3 +217,33 @@ def test_lost_state__a_config_pointing_at_another_games_thread_does_not_post_the
             other.close()
         game.close()
         game.sim.stop()
+
+
+def test_lost_state__a_final_of_the_lost_state_appearing_late_is_taken_over_not_posted_twice(tmp_path):
+    """The lost state's day-2 final count shows up after the director adopted (a moderator
+    released it late): the new state's own draft for day 2, still waiting, is not sent."""
+    game = game_on(tmp_path)
+    try:
+        play(game, until=at(2, "10:20"))
+        lose_database(game)
+        game = fresh_state(game)
+        play(game, until=at(2, "10:30"))
+        [old_state] = game.rt.store.alarm(STATE_CONFLICT).detail["states"]
+        assert cli(game, "adopt").exit_code == 0
+        director.record_night(game.rt, 2, ["汤圆"], game.clock.now())
+        play(game, until=at(2, "21:30"))
+        play(game, until=at(2, "22:00"), approve=False)  # the day's final count waits for the director
+        [waiting] = [d for d in game.rt.outbox.drafts() if d.kind is DraftKind.FINAL_COUNT and d.day == 2]
+        assert waiting.state is DraftState.DRAFT
+        late = game.sim.add_post(game.world.tids["vote2"], BOT, "[b]【最终计票】第2日[/b]\n[b]结果：包子 出局[/b]\n"
+                                 f"[size=1][color=#999999]机器人标记 {game.rt.outbox.game}-{old_state}-30-f2"
+                                 "[/color][/size]")
+        play(game, until=at(2, "22:20"))
+        assert game.rt.outbox.get(waiting.id).state is DraftState.REJECTED
+        assert titled(game, "【最终计票】第2日") == [late]
+        [taken] = [d for d in game.rt.outbox.drafts(DraftState.PUBLISHED)
+                   if d.kind is DraftKind.FINAL_COUNT and d.day == 2]
+        assert taken.pid == late
+    finally:
+        game.close()
+        game.sim.stop()
