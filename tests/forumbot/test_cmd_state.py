@@ -28,9 +28,10 @@ def database(config: Path) -> Path:
 
 @pytest.mark.parametrize("args", [
     ["status"], ["status", "--json"], ["drafts"], ["show", "1"], ["approve", "1"], ["events"], ["retally", "--day", "1"],
-    ["night", "--day", "2", "--out", "饺子", "--yes"], ["adopt"], ["mark-copy"], ["retry", "1"], ["evidence", "--day", "1", "--out", "-"],
+    ["night", "--day", "2", "--out", "饺子", "--yes"], ["adopt"], ["mark-copy"], ["retry", "1"], ["evidence", "--day", "1", "--out", "{tmp}/day1.json"],
 ])
 def test_cmd_state__a_missing_database_is_said_and_not_created(config: Path, args: list[str]) -> None:
+    args = [a.replace("{tmp}", str(config.parent)) for a in args]  # nothing written in the working folder
     result = CliRunner().invoke(main, [*args, "--config", str(config)])
     assert result.exit_code != 0, result.output
     assert "状态数据库不存在" in result.output and "Traceback" not in result.output
@@ -68,3 +69,9 @@ def test_cmd_state__check_before_the_first_run_keeps_nothing(tmp_path: Path) -> 
         assert not db.exists()
     finally:
         game.sim.stop()
+
+
+def test_cmd_state__status_all_names_a_game_without_its_database_and_creates_none(config: Path) -> None:
+    result = CliRunner().invoke(main, ["status", "--all", "--games", str(config.parent)])
+    assert "状态数据库不存在" in result.output, result.output
+    assert not database(config).exists()
