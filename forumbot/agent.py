@@ -152,6 +152,7 @@ class Agent:
         self._recovered = False
         # day → (day_basis, recheck_at) of the last time the day was decided (process_day)
         self._settled: dict[int, tuple[tuple, datetime]] = {}
+        self._identity_basis: tuple | None = None  # identity.basis at the last check_identity
         self.watch = AlarmWatch(
             rt.store, rt.outbox, username=rt.settings.bot.username, config=str(rt.config.path),
             outage_after=timedelta(minutes=rt.settings.agent.outage_alarm_minutes))
@@ -276,6 +277,7 @@ class Agent:
             self.poll(now, report)
         except ForumError as exc:
             self._note(report, "poll", exc)
+        self.check_identity(now)
         state = current_state(self.rt.config, self.rt.store)
         for day in self.active_days(state, now):
             try:
@@ -293,6 +295,41 @@ class Agent:
         self.settle_results(now)
         self._alarms(now, report, reached=self.client.request_count > requests_before
                      and not report.unreachable)
+
+    # ------------------------------------------------------------------ whose posts
+
+    def check_identity(self, now: datetime) -> None:
+        """After reading: are the bot's posts in the game's threads all this state's (or
+        taken over)? Another state's of this game stop the game posting and drafting,
+        another game's stop posting in that thread, each with its alarm, until the
+        director decides (``forumbot.identity``). When that changes, every day is decided
+        again (what was held back is drafted, or nothing more is)."""
+        from forumbot.identity import absorb, basis, settle_alarms
+
+        seen = basis(self.rt.store)
+        if seen == self._identity_basis:
+            return  # nothing new was read, decided or entered: an idle pass costs one lookup
+        self._identity_basis = seen
+        before = self._blocks()
+        found = settle_alarms(self.rt, now)
+        if absorb(self.rt, found, now):
+            self._settled.clear()
+        after = self._blocks()
+        if after != before:
+            self._settled.clear()
+            if after[0]:
+                log.warning("论坛上有本局另一份状态发的帖子：本局暂停发帖，等导演决定（forumbot adopt 接管，"
+                            "或 forumbot mark-copy 确认是副本）")
+            elif before[0]:
+                log.info("本局恢复发帖：论坛上本局的帖子都已属于这份状态")
+            for key in sorted(set(after[1]) - set(before[1])):
+                log.warning("主题 %s 里有另一局的机器人帖子：不在那里发帖（请改正配置里的帖子号）", key.partition(":")[2])
+
+    def _blocks(self) -> tuple[bool, tuple[str, ...]]:
+        from forumbot.store import FOREIGN_GAME
+
+        store = self.rt.store
+        return (store.game_blocked() is not None, tuple(a.key for a in store.alarms(kind=FOREIGN_GAME)))
 
     # ------------------------------------------------------------------ alarms
 
@@ -476,6 +513,10 @@ class Agent:
                      tally["counts"] or "{}", tally["abstain"], len(tally["non_voters"]))
         if day.vote_thread is None:
             return
+        if rt.store.game_blocked() is not None:
+            # Another state of this game posted here and the director has not said what it
+            # is: nothing is drafted (it might be what that state posted already).
+            return
         if now < day.deadline:
             self.answer_count_requests(state, day, tally, ballots, now, report)
             self.draft_running_count(state, day, tally, now, report)
@@ -529,8 +570,15 @@ class Agent:
         only when the tally has changed since (an alias added, a post voided): rejecting
         says "not this count", not "draft the same again"."""
         from forumbot.announce import draft_final
+        from forumbot.identity import posted_elsewhere
 
         store = self.rt.store
+        # One on the forum that this state did not send (a lost database's, taken over):
+        # recorded as this state's, never drafted again.
+        if not any(d.state not in (DraftState.REJECTED, DraftState.SUPERSEDED)
+                   for d in final_drafts(self.rt.outbox, day.number)) \
+                and posted_elsewhere(self.rt, DraftKind.FINAL_COUNT.value, day.number, now):
+            return
         earlier = final_drafts(self.rt.outbox, day.number)
         if any(d.state not in (DraftState.REJECTED, DraftState.SUPERSEDED) for d in earlier):
             return

@@ -26,7 +26,15 @@ site_closed         ``site_closed``        a pass reads the forum without the cl
 robot_page          ``robot_page``         a pass reads thread pages with floors
 forum_down          ``forum_down``         a pass reaches the forum; the recovery is kept
                                            (``recoveries``) and shown as 恢复于 …
+state_conflict      ``state_conflict``     the game's threads hold no post of another state
+                                           of this game the director has not taken over
+                                           (``forumbot adopt``; ``forumbot.identity``)
+foreign_game        ``foreign_game:TID``   TID holds no post of another game (the config
+                                           was fixed)
 ==================  =====================  ================================================
+
+``state_conflict`` stops the game posting and drafting, ``foreign_game`` posting in TID
+(``Store.posting_block``): both are raised and cleared by ``forumbot.identity``.
 
 ``forum_down`` is raised only after the forum has been unreachable for
 ``[agent].outage_alarm_minutes`` (a single failed pass is a blip, retried anyway).
@@ -77,6 +85,8 @@ class AlarmKind(StrEnum):
     SITE_CLOSED = "site_closed"
     ROBOT_PAGE = "robot_page"
     FORUM_DOWN = "forum_down"
+    STATE_CONFLICT = "state_conflict"  # forumbot.identity: another state of this game posted
+    FOREIGN_GAME = "foreign_game"  # forumbot.identity: another game posted in the thread
 
 
 LOGIN_KEY = "login"

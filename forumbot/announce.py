@@ -247,6 +247,15 @@ def draft_announcement(rt: Runtime, day: int, now: datetime, *, state: GameState
     current = standing(rt.outbox, "announcement", day)
     if current is not None and current.state in SENT:
         return current
+    from forumbot.identity import posted_elsewhere
+
+    if posted_elsewhere(rt, DraftKind.ANNOUNCEMENT.value, day, now):
+        # On the forum already, sent by another state of this game: taken over (it stands
+        # as this state's now) or waiting for the director (the alarm is up). Never again.
+        found = standing(rt.outbox, "announcement", day)
+        if current is not None and found is not None and found.id != current.id and current.state in WAITING:
+            supersede(rt, current, "论坛上已有这一日的公示（另一份状态发的，已接管）", now)
+        return found if found is not None and found.state in SENT else None
     # What the text depends on: the events, the previous day's tally, the cards. The agent
     # asks every pass; the text is rendered again only when one of them has changed.
     basis = _basis(rt, day)

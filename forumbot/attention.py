@@ -87,6 +87,8 @@ ALARM_SUMMARY = {
     AlarmKind.SITE_CLOSED: "论坛已关闭",
     AlarmKind.ROBOT_PAGE: "论坛把机器人当成搜索引擎",
     AlarmKind.FORUM_DOWN: "论坛无法访问",
+    AlarmKind.STATE_CONFLICT: "论坛上有本局另一份状态的帖子，本局暂停发帖",
+    AlarmKind.FOREIGN_GAME: "主题里有另一局的机器人帖子，不在那里发帖",
 }
 
 
@@ -108,9 +110,11 @@ def _alarms(rt: Runtime) -> list[Attention]:
         except (ValueError, KeyError):
             summary = alarm.text.split("。")[0]
         login = alarm.kind in (AlarmKind.CAPTCHA_LOGIN, AlarmKind.LOGIN_FAILED, AlarmKind.LOGIN_LOCKED)
+        command = f"forumbot login --config {rt.config.path}" if login else None
+        if alarm.kind == AlarmKind.STATE_CONFLICT and not alarm.detail.get("copy"):
+            command = f"forumbot adopt --config {rt.config.path}"
         items.append(Attention(f"alarm:{alarm.id}", AttentionKind.ALARM, summary, alarm.raised_at,
-                               detail=alarm.text, ref=alarm.id,
-                               command=f"forumbot login --config {rt.config.path}" if login else None))
+                               detail=alarm.text, ref=alarm.id, command=command))
     return items
 
 

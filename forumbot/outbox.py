@@ -23,6 +23,11 @@ again: found → published with that pid; not found → sent again. Only one pro
 publishes at a time (an OS file lock beside the database, released by the kernel even on
 SIGKILL), and every state change is a compare-and-set under ``BEGIN IMMEDIATE``, so a
 director approving, editing or rejecting at the same moment cannot cause a second send.
+
+Nothing is sent into a thread the store says is blocked (``Store.posting_block``): another
+state of the same game posted in the game's threads (this database replaced a lost one,
+or the config is a copy), or another game posted in that thread. Such drafts wait
+(``PublishHow.WAITING``) until the director decides (``forumbot.identity``).
 """
 
 from __future__ import annotations
@@ -31,7 +36,6 @@ import difflib
 import fcntl
 import json
 import os
-import random
 import threading
 from collections.abc import Iterator, Mapping
 from contextlib import AbstractContextManager, contextmanager
@@ -41,7 +45,7 @@ from enum import StrEnum
 from typing import Any, Protocol
 
 from forumbot import errors
-from forumbot.marker import add_marker, make_marker, strip_marker
+from forumbot.marker import add_marker, game_hash, make_marker, strip_marker
 from forumbot.store import Store
 from forumbot.store.codec import iso, parse_time, parse_time_or_none
 
@@ -279,14 +283,21 @@ class Outbox:
         store: Store,
         policies: Mapping[DraftKind | str, Policy | str] | None = None,
         *,
-        rng: random.Random | None = None,
+        game: str | None = None,
     ) -> None:
+        """``game``: the game's hash for the markers (``forumbot.identity.game_hash_for``,
+        from the config); without one, the hash of the store's own key."""
         self.store = store
         self.policies: dict[DraftKind, Policy] = dict(DEFAULT_POLICIES)
         for kind, policy in (policies or {}).items():
             self.policies[DraftKind(kind)] = Policy(policy)
-        self._rng = rng
+        self._game = game
         self._thread_lock = threading.Lock()  # for a ':memory:' store (no lock file)
+
+    @property
+    def game(self) -> str:
+        """The game's hash, as the markers carry it."""
+        return self._game or game_hash(self.store.game_key)
 
     # -- reading -----------------------------------------------------------------------
 
@@ -450,7 +461,8 @@ class Outbox:
                 ),
             )
             draft_id = int(cur.lastrowid or 0)
-            marker = make_marker(self.store.game_key, draft_id, self._rng)
+            marker = make_marker(game=self.game, state=self.store.state_id, draft_id=draft_id,
+                                 kind=kind.value, day=day)
             conn.execute("UPDATE outbox SET marker = ? WHERE id = ?", (marker, draft_id))
             self._log(
                 draft_id, None, DraftState.DRAFT, actor=actor, now=now,
@@ -465,6 +477,46 @@ class Outbox:
                 )
             if kind in SUPERSEDING_KINDS:
                 self._supersede_older(draft_id, kind, tid, now=now)
+        return self.get(draft_id)
+
+    def record_found(
+        self,
+        kind: DraftKind | str,
+        tid: int,
+        pid: int,
+        *,
+        marker: str,
+        body: str,
+        day: int | None,
+        dedupe_key: str | None,
+        posted_at: datetime,
+        now: datetime,
+        actor: str,
+    ) -> Draft:
+        """A post on the forum this state did not send — another state's, taken over as
+        this state's history (``forumbot.identity``) — kept as a published draft with the
+        other state's marker and the text as read: the kind's dedupe key is taken, so it is
+        never drafted again, and the game reads its result like any published post's. The
+        same marker recorded twice returns the first row."""
+        kind = DraftKind(kind)
+        with self.store.write() as conn:
+            row = self.store._one("SELECT id FROM outbox WHERE marker = ?", (marker,))
+            if row is not None:
+                return self.get(row["id"])
+            if dedupe_key is not None and (existing := self.by_dedupe_key(dedupe_key)) is not None:
+                raise OutboxError(f"dedupe key {dedupe_key} is taken by draft #{existing.id}")
+            text = strip_marker(body).strip() or "（论坛上的帖子）"
+            cur = conn.execute(
+                "INSERT INTO outbox (kind, tid, body, original_body, day, dedupe_key, created_at, updated_at,"
+                " state, approved_by, approved_at, pid, marker, attempts, published_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)",
+                (kind.value, tid, text, text, day, dedupe_key, iso(now), iso(now), DraftState.PUBLISHED.value,
+                 actor, iso(now), pid, marker, iso(posted_at)),
+            )
+            draft_id = int(cur.lastrowid or 0)
+            self._log(draft_id, None, DraftState.PUBLISHED, actor=actor, now=now,
+                      detail={"kind": kind.value, "tid": tid, "day": day, "pid": pid, "marker": marker,
+                              "dedupe_key": dedupe_key, "taken_over": True})
         return self.get(draft_id)
 
     def _supersede_older(self, newer: int, kind: DraftKind, tid: int, *, now: datetime) -> None:
@@ -625,6 +677,14 @@ class Outbox:
                         sets={"pid": found, "published_at": iso(now), "last_error": None},
                     )
                 return PublishOutcome(draft.id, PublishHow.FOUND, done.state, pid=found)
+        # The publishing guard: another state of this game, or another game, posted in
+        # the game's threads and the director has not said what to do (forumbot.identity).
+        # Looking a marker up (above) sends nothing; sending now might post a second time
+        # what the other state posted, or into another game's thread.
+        blocked = self.store.posting_block(draft.tid)
+        if blocked is not None:
+            return PublishOutcome(draft.id, PublishHow.WAITING, draft.state,
+                                  error=f"暂停发帖，等导演处理警报：{blocked.text.split('。')[0]}")
         # Rendered now (outside the write lock); what was rendered is committed with the
         # claim, so the record always holds the text that may be on the forum. The marker
         # chosen at draft time stays: it is how an interrupted send is found.

@@ -25,6 +25,7 @@ from forumbot.render import make_environment
 from forumbot.secrets import PasswordSource
 from forumbot.settings import Settings, load_settings
 from forumbot.store import Store
+from forumbot.store.base import StoreOpenError
 
 if TYPE_CHECKING:
     from forumbot.service.pool import SessionPool
@@ -67,11 +68,39 @@ def clock_to_env(clock: AcceleratedClock) -> str:
     return f"accelerated;origin={clock.origin.isoformat()};factor={clock.factor};wall={clock.wall_origin}"
 
 
-def open_runtime(config_path: str | Path, *, clock: Clock | None = None) -> Runtime:
+class StateMissingError(StoreOpenError):
+    """The game's database does not exist and the command may not create one."""
+
+
+def missing_state_text(config_path: str | Path, database: Path) -> str:
+    folder = database.parent
+    if not folder.is_dir():
+        return (f"本局的状态数据库不存在：存放它的文件夹不存在：{folder}（配置 {config_path} 的 [agent].database 是 "
+                f"{database}）。若这局还没开始：先建好文件夹（mkdir -p {folder}），再 `forumbot run --config "
+                f"{config_path}`；若它本来存在：请检查 [agent].database 是否写对了，或从备份恢复")
+    return (f"本局的状态数据库不存在：{database}（配置 {config_path} 的 [agent].database）。这个命令只用已有的状态，"
+            f"不会新建。若这局还没开始：`forumbot run --config {config_path}`（或 `forumbot init --config "
+            f"{config_path}`）会新建它。若它本来存在：请检查 [agent].database 是否写对了，或从备份恢复；"
+            "新建的状态若在论坛上发现这局已经发过的帖子，会暂停发帖并报警，由导演决定是否接管")
+
+
+def open_runtime(config_path: str | Path, *, clock: Clock | None = None, create: bool = True,
+                 scratch: bool = False) -> Runtime:
+    """Everything a command needs for the game of ``config_path``. The game's database is
+    created when missing only with ``create`` (``forumbot run``, ``serve``, ``init``);
+    otherwise a missing one is ``StateMissingError`` — or, with ``scratch``, a store in
+    memory that nothing is kept in (``check`` and ``login`` before a game's first run)."""
     config = load_config(config_path)
     settings = load_settings(config)
-    store = Store(settings.agent.database)
-    outbox = Outbox(store, settings.policies)
+    database = settings.agent.database
+    if not create and not Path(database).exists():
+        if not scratch:
+            raise StateMissingError(missing_state_text(config.path, Path(database)))
+        database = ":memory:"
+    store = Store(database)
+    from forumbot.identity import game_hash_for
+
+    outbox = Outbox(store, settings.policies, game=game_hash_for(config, store))
     env = make_environment(settings.agent.templates)
     # The forum's generation (set in the config, or as the agent found it) decides how the
     # bot's posts link to other posts.

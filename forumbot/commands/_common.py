@@ -141,8 +141,11 @@ def friendly(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 
 @contextlib.contextmanager
-def runtime(config_path: str) -> Iterator[Runtime]:
-    rt = open_runtime(config_path)
+def runtime(config_path: str, *, create: bool = False, scratch: bool = False) -> Iterator[Runtime]:
+    """The game's runtime. Its database must exist (a missing one is a one-line refusal
+    that creates nothing) unless ``create`` (``run``, ``init``); ``scratch``: a missing
+    one is a store in memory (``check``, ``login``: they keep nothing of a game)."""
+    rt = open_runtime(config_path, create=create, scratch=scratch)
     try:
         yield rt
     finally:

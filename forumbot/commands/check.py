@@ -27,7 +27,7 @@ def check(config_path: str, as_json: bool) -> None:
     from forumbot.preflight import OUTCOME_ZH, Outcome, preflight
     from forumbot.runtime import make_client
 
-    with runtime(config_path) as rt:
+    with runtime(config_path, scratch=True) as rt:
         client = make_client(rt)
         result = preflight(rt, client, rt.clock.now())
         if as_json:

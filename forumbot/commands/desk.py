@@ -28,10 +28,17 @@ def desk(config_path: str, host: str, port: int) -> None:
     """
     from forumbot.desk import DeskSecurityError, serve
     from forumbot.desk.server import listen_error
+    from forumbot.commands._common import runtime
+
+    def ready(line: str) -> None:
+        # The game's state must exist: the desk shows it and does not create one. Asked
+        # once the address is settled, so an unsafe host or a taken port is said first.
+        with runtime(config_path):
+            pass
+        click.echo(f"{line}（Ctrl-C 停止）")
 
     try:
-        serve(config_path, host=host, port=port,
-              ready=lambda line: click.echo(f"{line}（Ctrl-C 停止）"))
+        serve(config_path, host=host, port=port, ready=ready)
     except DeskSecurityError as exc:
         raise click.ClickException(str(exc)) from None
     except OSError as exc:

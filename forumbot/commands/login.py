@@ -30,7 +30,7 @@ def login(config_path: str) -> None:
     from forumbot.runtime import make_client
     from forumbot.secrets import SecretError
 
-    with runtime(config_path) as rt:
+    with runtime(config_path, scratch=True) as rt:
         locked = rt.store.alarm(LOGIN_KEY)
         if locked is not None and locked.kind == AlarmKind.LOGIN_LOCKED.value:
             until = locked.raised_at + timedelta(minutes=15)

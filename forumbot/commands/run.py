@@ -122,7 +122,7 @@ def run(config_path: str, once: bool, verbose: bool, with_desk: bool, desk_host:
     from forumbot.health import Health
     from forumbot.runtime import make_client
 
-    with runtime(config_path) as rt, hold_game(rt) as lock:
+    with runtime(config_path, create=True) as rt, hold_game(rt) as lock:
         setup_logging(verbose, rt.settings.agent.log_file, clock=rt.clock)
         stop = threading.Event()  # set by SIGINT/SIGTERM: ends even a retry's backoff at once
         client = make_client(rt, stop=stop)

@@ -296,3 +296,36 @@ def count_now():
         return f"已生成计票 #{d.id}（{texts.state_zh(d.state)}）"
 
     return act(change, back=url_for("desk.tally"))
+
+
+# ---------------------------------------------------------------- whose posts (forumbot.identity)
+
+
+@bp.post("/state/adopt")
+def adopt_state():
+    def change(rt: Runtime, now: datetime) -> str:
+        from forumbot.identity import adopt
+
+        if request.form.get("lost") != "yes":
+            raise director.DirectorError("请先勾选：原来的数据库确已丢失")
+        done = adopt(rt, now, actor=director.DIRECTOR)
+        said = [f"已接管 {done.posts} 篇帖子，本局恢复发帖。"]
+        if done.notable:
+            said.append(f"论坛上已有、不会再起草：{'、'.join(done.notable)}。")
+        said += [f"注意：{w}" for w in done.warnings]
+        said.append("旧数据库里录入的事件（夜晚结果、判废、别名、判罚等）请重新录入。")
+        return "".join(said)
+
+    return act(change, back=url_for("desk.now"))
+
+
+@bp.post("/state/copy")
+def mark_copy():
+    def change(rt: Runtime, now: datetime) -> str:
+        from forumbot.identity import mark_copy as mark
+
+        mark(rt, now, actor=director.DIRECTOR)
+        return (f"已记下这份配置是副本：本局继续不发帖。请改正 {rt.config.path} 的 [agent].database "
+                "或各日的帖子号后重启机器人。")
+
+    return act(change, back=url_for("desk.now"))

@@ -142,10 +142,13 @@ def summarize_config(name: str, path) -> GameSummary:
     """A game as ``forumbot status --all`` sees it from the outside: its config read, its
     database opened, its lock probed. A config that cannot be read is its error."""
     from forumbot.commands._common import _domain_errors
-    from forumbot.runtime import open_runtime
+    from forumbot.runtime import StateMissingError, open_runtime
 
     try:
-        rt = open_runtime(path)
+        rt = open_runtime(path, create=False)  # looking creates nothing
+    except StateMissingError as exc:
+        return GameSummary(name, str(path), "error", problems=("状态数据库不存在：这局还没运行过，或数据库丢失了",),
+                           detail=(str(exc),))
     except _domain_errors() as exc:
         return GameSummary(name, str(path), "error", problems=("配置或数据库有误，游戏没有运行",), detail=(str(exc),))
     try:

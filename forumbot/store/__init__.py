@@ -11,6 +11,7 @@ from forumbot.store.alarms import Alarm, AlarmsMixin
 from forumbot.store.base import REDACTED, SecretKeyError, StoreBase, is_secret_key
 from forumbot.store.cards import CardsMixin, ProposalDecidedError, UnknownProposalError
 from forumbot.store.codec import NaiveDatetimeError
+from forumbot.store.identity import FOREIGN_GAME, STATE_CONFLICT, IdentityMixin
 from forumbot.store.posts import PostsMixin, UnknownPostError
 from forumbot.store.records import (
     Actor,
@@ -32,7 +33,7 @@ from forumbot.store.schema import SCHEMA_VERSION, SchemaTooNewError, migrate, sc
 from forumbot.store.state import StateMixin
 
 
-class Store(PostsMixin, StateMixin, CardsMixin, AlarmsMixin, StoreBase):
+class Store(PostsMixin, StateMixin, CardsMixin, IdentityMixin, AlarmsMixin, StoreBase):
     """One game's store. Every time is an argument (``at``/``seen_at``/``now``)."""
 
     def __enter__(self) -> Store:
@@ -48,6 +49,7 @@ __all__ = [
     "CardColor",
     "CardEntry",
     "CardProposal",
+    "FOREIGN_GAME",
     "Event",
     "EventKind",
     "NaiveDatetimeError",
@@ -55,6 +57,7 @@ __all__ = [
     "ProposalDecidedError",
     "ProposalState",
     "RecordResult",
+    "STATE_CONFLICT",
     "SchemaTooNewError",
     "SecretKeyError",
     "SeenPost",

@@ -301,6 +301,15 @@ def _v8_notify(db: sqlite_utils.Database) -> None:
     )
 
 
+def _v9_state_id(db: sqlite_utils.Database) -> None:
+    """The state's own random id (``Store.state_id``), written into every post's marker
+    beside the game's: a state that replaced a lost database, or a copy of the game's
+    config with another database, has another id, so each can tell the forum's posts of
+    another state from its own (``forumbot.identity``). A file upgraded to this version
+    gets one now: its earlier posts are known by their outbox rows."""
+    db.execute("INSERT OR IGNORE INTO meta (key, value) VALUES ('state_id', ?)", (secrets.token_hex(3),))
+
+
 Migration = Callable[[sqlite_utils.Database], None]
 
 MIGRATIONS: tuple[Migration, ...] = (
@@ -312,6 +321,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     _v6_alarms,
     _v7_card_retraction,
     _v8_notify,
+    _v9_state_id,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -104,6 +104,14 @@ def test_desk_address__every_address_prints_usable_ones():
     assert desk_urls("127.0.0.1", 8765) == ["http://127.0.0.1:8765/"]
 
 
+def test_desk_command__a_missing_database_is_said_once_the_address_is_settled(tmp_path, monkeypatch):
+    monkeypatch.delenv("FORUMBOT_DESK_TOKEN", raising=False)
+    config = _config(tmp_path)
+    result = CliRunner().invoke(cli, ["desk", "--config", str(config), "--port", str(_free_port())])
+    assert result.exit_code == 1 and "错误：本局的状态数据库不存在" in result.output, result.output
+    assert not (tmp_path / "game.sqlite").exists()
+
+
 def test_desk_address__bound_to_every_address_the_printed_one_works(tmp_path, monkeypatch):
     monkeypatch.setenv("FORUMBOT_DESK_TOKEN", TOKEN)
     server = start_desk(_config(tmp_path), host="0.0.0.0", port=0, clock=SimClock(start=START))
@@ -118,7 +126,9 @@ def test_desk_address__bound_to_every_address_the_printed_one_works(tmp_path, mo
 
 def test_desk_address__the_command_prints_it(tmp_path):
     env = {"FORUMBOT_DESK_TOKEN": TOKEN, "PATH": "/usr/bin:/bin"}
-    proc = subprocess.Popen([sys.executable, "-m", "forumbot", "desk", "--config", str(_config(tmp_path)),
+    config = _config(tmp_path)
+    assert CliRunner().invoke(cli, ["init", "--config", str(config)]).exit_code == 0  # the desk creates none
+    proc = subprocess.Popen([sys.executable, "-m", "forumbot", "desk", "--config", str(config),
                              "--host", "0.0.0.0", "--port", str(_free_port())],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     try:

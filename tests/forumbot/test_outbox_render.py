@@ -33,7 +33,7 @@ def store(tmp_path: Path):
 
 @pytest.fixture
 def outbox(store: Store) -> Outbox:
-    return Outbox(store, rng=random.Random(7))
+    return Outbox(store)
 
 
 @pytest.fixture

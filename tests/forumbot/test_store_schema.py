@@ -61,7 +61,9 @@ def test_store_schema__v1_file_is_migrated_keeping_its_data(tmp_path: Path) -> N
         # the tables later migrations added work
         assert s.save_tally(1, {"包子": 3}, at=T0) is True
         draft = Outbox(s).create_draft("final_count", 12, "票数", now=T0, day=1)
-        assert draft.marker.startswith("fb-")
+        assert draft.marker.endswith("-1-f1")
+        # the file got its state id on the way (schema 9), and the marker carries it
+        assert len(s.state_id) == 6 and f"-{s.state_id}-" in draft.marker
 
 
 def test_store_schema__opening_twice_does_not_migrate_again(tmp_path: Path) -> None:
