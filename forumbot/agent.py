@@ -275,6 +275,9 @@ class Agent:
             self.poll(now, report)
         except ForumError as exc:
             self._note(report, "poll", exc)
+        # The first read tells a "discuz = auto" forum's generation: learnt before anything
+        # is drafted, so the first pass's posts link in its scheme already.
+        self._learn_generation()
         state = current_state(self.rt.config, self.rt.store)
         for day in self.active_days(state, now):
             try:
