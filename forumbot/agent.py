@@ -25,9 +25,11 @@ from engine.state import DayWindow, GameState
 from engine.tally import TallyResult
 from forumbot.alarms import AlarmKind, AlarmWatch, moderation_text
 from forumbot.discuz import DiscuzClient, ReplyResult, ThreadCursor as ClientCursor
+from forumbot.discuz.client import DEFAULT_FLOODCTRL
 from forumbot.clock import wait
 from forumbot.drafting import count_body, counts_only
-from forumbot.errors import ForumError, ForumRefused, ForumUnavailable, PostNotFound, ThreadNotFound
+from forumbot.errors import (FloodControl, ForumError, ForumRefused, ForumUnavailable, PostNotFound,
+                             ThreadNotFound)
 from forumbot.game import ballots_for, count_day, current_state, state_for_day
 from forumbot.health import STATE, Health, storage_problem
 from forumbot.outbox import (Draft, DraftKind, DraftState, Outbox, PublishHow, PublishOutcome, Refresh,
@@ -45,6 +47,10 @@ GRACE_AFTER_DEADLINE = timedelta(hours=6)
 # How many pages (from the last, backwards) a marker lookup may read before concluding
 # an interrupted post never reached the forum.
 MARKER_SEARCH_PAGES = 10_000
+
+# The longest flood-control wait a pass sits out before reading again and posting
+# (Discuz's default interval is 15 s); a longer one is left to a later pass.
+MAX_FLOOD_WAIT = 60.0
 
 # Store meta key: when ``forumbot login`` last logged the bot in (and saved its session).
 OPERATOR_LOGIN = "operator_login"
@@ -96,16 +102,20 @@ def final_draft(outbox: Outbox, day: int) -> Draft | None:
 
 
 class ClientPublisher:
-    """The outbox's ``Publisher`` over a ``DiscuzClient``."""
+    """The outbox's ``Publisher`` over a ``DiscuzClient``.
+
+    The client does not wait out flood control here: the message was rendered for the
+    moment it is sent (a running count: the tally and the time left then), so after the
+    wait it is rendered again, from a fresh read (``Agent.publish``), not sent as it was."""
 
     def __init__(self, client: DiscuzClient) -> None:
         self.client = client
 
     def reply(self, tid: int, message: str, *, quote_pid: int | None = None) -> ReplyResult:
-        return self.client.reply(tid, message, quote_pid=quote_pid)
+        return self.client.reply(tid, message, quote_pid=quote_pid, wait_for_flood=False)
 
     def edit(self, tid: int, pid: int, message: str) -> ReplyResult:
-        return self.client.edit(tid, pid, message)
+        return self.client.edit(tid, pid, message, wait_for_flood=False)
 
     def find_marker(self, tid: int, marker: str) -> int | None:
         # Search back as far as it takes: the default (last 3 pages) misses a post that
@@ -278,6 +288,16 @@ class Agent:
         # The first read tells a "discuz = auto" forum's generation: learnt before anything
         # is drafted, so the first pass's posts link in its scheme already.
         self._learn_generation()
+        self.decide_days(now, report)
+        self.check_moderated(now, report)
+        self.publish(now, report)
+        self.notifier.tick(now, report)  # after the thread posts: PMs never delay them
+        self._alarms(now, report, reached=self.client.request_count > requests_before
+                     and not report.unreachable)
+
+    def decide_days(self, now: datetime, report: TickReport) -> None:
+        """Rule, tally and draft every active day (``process_day``); one day's trouble
+        does not stop the others."""
         state = current_state(self.rt.config, self.rt.store)
         for day in self.active_days(state, now):
             try:
@@ -289,11 +309,6 @@ class Agent:
                     raise  # the whole pass stops: see tick
                 log.exception("day %d: unexpected error", day.number)
                 report.errors.append(f"day {day.number}: {type(exc).__name__}: {exc}")
-        self.check_moderated(now, report)
-        self.publish(now, report)
-        self.notifier.tick(now, report)  # after the thread posts: PMs never delay them
-        self._alarms(now, report, reached=self.client.request_count > requests_before
-                     and not report.unreachable)
 
     # ------------------------------------------------------------------ alarms
 
@@ -728,11 +743,52 @@ class Agent:
         return found.pid if found is not None else None
 
     def publish(self, now: datetime, report: TickReport) -> None:
+        """Publish what is approved. Refused for flood control (nothing stored, the draft
+        back to approved): wait the forum's interval, read the threads again, decide the
+        days again, and publish once more — so the count that goes out is rendered after
+        the wait, with the votes that came during it. Once per call: a second refusal
+        leaves the draft for the next pass."""
+        outcomes = self._publish_once(now, report)
+        flood = next((o for o in outcomes if o.how is PublishHow.DEFERRED
+                      and isinstance(o.refusal, FloodControl)), None)
+        if flood is None or not self.wait_out_flood(flood, report):
+            return
+        later = self.rt.clock.now()
+        try:
+            self.poll(later, report)
+        except ForumError as exc:
+            self._note(report, "poll", exc)
+        self.decide_days(later, report)
+        self._publish_once(later, report)
+
+    def wait_out_flood(self, refused: PublishOutcome, report: TickReport) -> bool:
+        """Wait the interval the forum named for ``refused`` (False: not waited — asked to
+        stop). One second more than it names: 7.2 refuses until ``floodctrl`` seconds
+        have passed, inclusive."""
+        refusal = refused.refusal
+        named = refusal.seconds if isinstance(refusal, FloodControl) else None
+        seconds = (named or DEFAULT_FLOODCTRL) + 1
+        if seconds > MAX_FLOOD_WAIT:
+            # A forum that wants minutes between posts: the pass does not stand still that
+            # long (reads, alarms, PMs); the draft stays approved for a later pass.
+            log.warning("flood control on outbox #%d: the forum wants %.0f s between posts; it is "
+                        "sent on a later pass", refused.draft_id, seconds)
+            return False
+        log.warning("flood control on outbox #%d: waiting %.0f s, then reading the threads again and "
+                    "posting what is true then", refused.draft_id, seconds)
+        try:
+            self.client.transport.pause(seconds)
+        except ForumError as exc:  # Interrupted: the run is ending
+            self._note(report, "flood control wait", exc)
+            return False
+        return True
+
+    def _publish_once(self, now: datetime, report: TickReport) -> list[PublishOutcome]:
         try:
             outcomes = self.rt.outbox.publish_pending(self.publisher, now, render=self.render_at_publish)
         except ForumError as exc:
             self._note(report, "publish", exc)
-            return
+            return []
         self.watch.published(outcomes)
         waiting = [o for o in outcomes if o.how is PublishHow.WAITING]
         outcomes = [o for o in outcomes if o.how is not PublishHow.WAITING]
@@ -745,6 +801,7 @@ class Agent:
                      " (held for moderation: invisible until a moderator releases it)"
                      if outcome.moderated else "")
         report.published += outcomes
+        return outcomes
 
 
 __all__ = ["Agent", "ClientPublisher", "OPERATOR_LOGIN", "TickReport"]
