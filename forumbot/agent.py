@@ -670,21 +670,23 @@ class Agent:
         if draft.kind not in (DraftKind.RUNNING_COUNT, DraftKind.COUNT_REPLY) or draft.day is None:
             return None
         rt = self.rt
-        if draft.kind is DraftKind.RUNNING_COUNT and (held := self._held_count(draft.tid, draft.day)):
-            # The count post waits for a moderator: another post would be held too. The
-            # next count edits that one once it is released.
-            return Refresh(wait=f"计票帖 #{held.id} 正等待论坛审核：通过后再更新计票")
         edit_pid = self._count_post(draft.tid, draft.day) if draft.kind is DraftKind.RUNNING_COUNT \
             else draft.edit_pid
-        if hand_edited(draft):
-            return Refresh(edit_pid=edit_pid)  # the director's words go out as written
         try:
             state = state_for_day(rt.config, rt.store, draft.day)
             window = state.day(draft.day)
         except ValueError:
-            return Refresh(edit_pid=edit_pid)
-        if now >= window.deadline:
+            state = window = None
+        if window is not None and now >= window.deadline and not hand_edited(draft):
+            # Before any wait: a count held back past the deadline is dropped, not kept
+            # waiting to go out after the final count.
             return Refresh(edit_pid=edit_pid, drop="截止时间已过：进行中的计票不再发出，由最终计票代替")
+        if draft.kind is DraftKind.RUNNING_COUNT and (held := self._held_count(draft.tid, draft.day)):
+            # The count post waits for a moderator: another post would be held too. The
+            # next count edits that one once it is released.
+            return Refresh(wait=f"计票帖 #{held.id} 正等待论坛审核：通过后再更新计票")
+        if hand_edited(draft) or state is None or window is None:
+            return Refresh(edit_pid=edit_pid)  # the director's words go out as written
         snapshot = rt.store.tally(draft.day)
         if snapshot is None:
             return Refresh(edit_pid=edit_pid)
