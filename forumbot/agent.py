@@ -773,11 +773,11 @@ class Agent:
         if seconds > MAX_FLOOD_WAIT:
             # A forum that wants minutes between posts: the pass does not stand still that
             # long (reads, alarms, PMs); the draft stays approved for a later pass.
-            log.warning("flood control on outbox #%d: the forum wants %.0f s between posts; it is "
-                        "sent on a later pass", refused.draft_id, seconds)
+            log.warning("帖子 #%d 被论坛的灌水预防拒绝：论坛要求两次发帖间隔 %.0f 秒，留到之后的一轮再发",
+                        refused.draft_id, seconds)
             return False
-        log.warning("flood control on outbox #%d: waiting %.0f s, then reading the threads again and "
-                    "posting what is true then", refused.draft_id, seconds)
+        log.warning("帖子 #%d 被论坛的灌水预防拒绝：等待 %.0f 秒，然后重新读帖，按那时的票型再发",
+                    refused.draft_id, seconds)
         try:
             self.client.transport.pause(seconds)
         except ForumError as exc:  # Interrupted: the run is ending
