@@ -26,9 +26,11 @@ from engine.state import DayWindow, GameState
 from engine.tally import TallyResult
 from forumbot.alarms import AlarmKind, AlarmWatch, moderation_text
 from forumbot.discuz import DiscuzClient, ReplyResult, ThreadCursor as ClientCursor
+from forumbot.discuz.client import DEFAULT_FLOODCTRL
 from forumbot.clock import wait
 from forumbot.drafting import count_body, counts_only
-from forumbot.errors import ForumError, ForumRefused, ForumUnavailable, PostNotFound, ThreadNotFound
+from forumbot.errors import (FloodControl, ForumError, ForumRefused, ForumUnavailable, PostNotFound,
+                             ThreadNotFound)
 from forumbot.game import ballots_for, count_day, current_state, state_for_day
 from forumbot.health import STATE, Health, storage_problem
 from forumbot.outbox import (Draft, DraftKind, DraftState, Outbox, PublishHow, PublishOutcome, Refresh,
@@ -46,6 +48,10 @@ GRACE_AFTER_DEADLINE = timedelta(hours=6)
 # How many pages (from the last, backwards) a marker lookup may read before concluding
 # an interrupted post never reached the forum.
 MARKER_SEARCH_PAGES = 10_000
+
+# The longest flood-control wait a pass sits out before reading again and posting
+# (Discuz's default interval is 15 s); a longer one is left to a later pass.
+MAX_FLOOD_WAIT = 60.0
 
 # Store meta key: when ``forumbot login`` last logged the bot in (and saved its session).
 OPERATOR_LOGIN = "operator_login"
@@ -97,16 +103,20 @@ def final_draft(outbox: Outbox, day: int) -> Draft | None:
 
 
 class ClientPublisher:
-    """The outbox's ``Publisher`` over a ``DiscuzClient``."""
+    """The outbox's ``Publisher`` over a ``DiscuzClient``.
+
+    The client does not wait out flood control here: the message was rendered for the
+    moment it is sent (a running count: the tally and the time left then), so after the
+    wait it is rendered again, from a fresh read (``Agent.publish``), not sent as it was."""
 
     def __init__(self, client: DiscuzClient) -> None:
         self.client = client
 
     def reply(self, tid: int, message: str, *, quote_pid: int | None = None) -> ReplyResult:
-        return self.client.reply(tid, message, quote_pid=quote_pid)
+        return self.client.reply(tid, message, quote_pid=quote_pid, wait_for_flood=False)
 
     def edit(self, tid: int, pid: int, message: str) -> ReplyResult:
-        return self.client.edit(tid, pid, message)
+        return self.client.edit(tid, pid, message, wait_for_flood=False)
 
     def find_marker(self, tid: int, marker: str) -> int | None:
         # Search back as far as it takes: the default (last 3 pages) misses a post that
@@ -278,6 +288,20 @@ class Agent:
         except ForumError as exc:
             self._note(report, "poll", exc)
         self.check_identity(now)
+        # The first read tells a "discuz = auto" forum's generation: learnt before anything
+        # is drafted, so the first pass's posts link in its scheme already.
+        self._learn_generation()
+        self.decide_days(now, report)
+        self.check_moderated(now, report)
+        self.publish(now, report)
+        self.notifier.tick(now, report)  # after the thread posts: PMs never delay them
+        self.settle_results(now)
+        self._alarms(now, report, reached=self.client.request_count > requests_before
+                     and not report.unreachable)
+
+    def decide_days(self, now: datetime, report: TickReport) -> None:
+        """Rule, tally and draft every active day (``process_day``); one day's trouble
+        does not stop the others."""
         state = current_state(self.rt.config, self.rt.store)
         for day in self.active_days(state, now):
             try:
@@ -289,12 +313,6 @@ class Agent:
                     raise  # the whole pass stops: see tick
                 log.exception("day %d: unexpected error", day.number)
                 report.errors.append(f"day {day.number}: {type(exc).__name__}: {exc}")
-        self.check_moderated(now, report)
-        self.publish(now, report)
-        self.notifier.tick(now, report)  # after the thread posts: PMs never delay them
-        self.settle_results(now)
-        self._alarms(now, report, reached=self.client.request_count > requests_before
-                     and not report.unreachable)
 
     # ------------------------------------------------------------------ whose posts
 
@@ -718,21 +736,23 @@ class Agent:
         if draft.kind not in (DraftKind.RUNNING_COUNT, DraftKind.COUNT_REPLY) or draft.day is None:
             return None
         rt = self.rt
-        if draft.kind is DraftKind.RUNNING_COUNT and (held := self._held_count(draft.tid, draft.day)):
-            # The count post waits for a moderator: another post would be held too. The
-            # next count edits that one once it is released.
-            return Refresh(wait=f"计票帖 #{held.id} 正等待论坛审核：通过后再更新计票")
         edit_pid = self._count_post(draft.tid, draft.day) if draft.kind is DraftKind.RUNNING_COUNT \
             else draft.edit_pid
-        if hand_edited(draft):
-            return Refresh(edit_pid=edit_pid)  # the director's words go out as written
         try:
             state = state_for_day(rt.config, rt.store, draft.day)
             window = state.day(draft.day)
         except ValueError:
-            return Refresh(edit_pid=edit_pid)
-        if now >= window.deadline:
+            state = window = None
+        if window is not None and now >= window.deadline and not hand_edited(draft):
+            # Before any wait: a count held back past the deadline is dropped, not kept
+            # waiting to go out after the final count.
             return Refresh(edit_pid=edit_pid, drop="截止时间已过：进行中的计票不再发出，由最终计票代替")
+        if draft.kind is DraftKind.RUNNING_COUNT and (held := self._held_count(draft.tid, draft.day)):
+            # The count post waits for a moderator: another post would be held too. The
+            # next count edits that one once it is released.
+            return Refresh(wait=f"计票帖 #{held.id} 正等待论坛审核：通过后再更新计票")
+        if hand_edited(draft) or state is None or window is None:
+            return Refresh(edit_pid=edit_pid)  # the director's words go out as written
         snapshot = rt.store.tally(draft.day)
         if snapshot is None:
             return Refresh(edit_pid=edit_pid)
@@ -791,11 +811,52 @@ class Agent:
         return found.pid if found is not None else None
 
     def publish(self, now: datetime, report: TickReport) -> None:
+        """Publish what is approved. Refused for flood control (nothing stored, the draft
+        back to approved): wait the forum's interval, read the threads again, decide the
+        days again, and publish once more — so the count that goes out is rendered after
+        the wait, with the votes that came during it. Once per call: a second refusal
+        leaves the draft for the next pass."""
+        outcomes = self._publish_once(now, report)
+        flood = next((o for o in outcomes if o.how is PublishHow.DEFERRED
+                      and isinstance(o.refusal, FloodControl)), None)
+        if flood is None or not self.wait_out_flood(flood, report):
+            return
+        later = self.rt.clock.now()
+        try:
+            self.poll(later, report)
+        except ForumError as exc:
+            self._note(report, "poll", exc)
+        self.decide_days(later, report)
+        self._publish_once(later, report)
+
+    def wait_out_flood(self, refused: PublishOutcome, report: TickReport) -> bool:
+        """Wait the interval the forum named for ``refused`` (False: not waited — asked to
+        stop). One second more than it names: 7.2 refuses until ``floodctrl`` seconds
+        have passed, inclusive."""
+        refusal = refused.refusal
+        named = refusal.seconds if isinstance(refusal, FloodControl) else None
+        seconds = (named or DEFAULT_FLOODCTRL) + 1
+        if seconds > MAX_FLOOD_WAIT:
+            # A forum that wants minutes between posts: the pass does not stand still that
+            # long (reads, alarms, PMs); the draft stays approved for a later pass.
+            log.warning("帖子 #%d 被论坛的灌水预防拒绝：论坛要求两次发帖间隔 %.0f 秒，留到之后的一轮再发",
+                        refused.draft_id, seconds)
+            return False
+        log.warning("帖子 #%d 被论坛的灌水预防拒绝：等待 %.0f 秒，然后重新读帖，按那时的票型再发",
+                    refused.draft_id, seconds)
+        try:
+            self.client.transport.pause(seconds)
+        except ForumError as exc:  # Interrupted: the run is ending
+            self._note(report, "flood control wait", exc)
+            return False
+        return True
+
+    def _publish_once(self, now: datetime, report: TickReport) -> list[PublishOutcome]:
         try:
             outcomes = self.rt.outbox.publish_pending(self.publisher, now, render=self.render_at_publish)
         except ForumError as exc:
             self._note(report, "publish", exc)
-            return
+            return []
         self.watch.published(outcomes)
         waiting = [o for o in outcomes if o.how is PublishHow.WAITING]
         outcomes = [o for o in outcomes if o.how is not PublishHow.WAITING]
@@ -808,6 +869,7 @@ class Agent:
                      " (held for moderation: invisible until a moderator releases it)"
                      if outcome.moderated else "")
         report.published += outcomes
+        return outcomes
 
 
 __all__ = ["Agent", "ClientPublisher", "OPERATOR_LOGIN", "TickReport"]

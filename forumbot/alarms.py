@@ -121,15 +121,36 @@ def _where(generation: str | None, x3: str, d72: str) -> str:
     return x3 if _x3(generation) else d72
 
 
+# Where an administrator turns the captcha off, read from each generation's admin panel
+# (X3.5 source/admincp/admincp_menu.php, admincp_setting.php, admincp_usergroups.php; 7.2
+# admin/menu.inc.php, settings.inc.php): X3.5 also has a per-group switch, 7.2 only a
+# threshold of posts past which a member is not asked.
+_CAPTCHA_FIX = {
+    ("x3", "login"): "后台 安全 → 验证设置 → 验证码设置，「登录时启用验证码」选「不启用」",
+    ("x3", "post"): ("后台 安全 → 验证设置 → 验证码设置，「发表信息时启用验证码」选「不启用」；"
+                     "或只为机器人账号的用户组关闭：用户 → 用户组 → 编辑 → 基本设置，"
+                     "「启用验证码或验证问答机制」选「否」"),
+    ("7.2", "login"): ("后台 全局 → 安全验证 → 验证码设置，「启用验证码」里取消勾选「用户登录」"
+                       "（或「登录失败时显示验证码」选「是」：只在输错 3 次后才要）"),
+    ("7.2", "post"): ("后台 全局 → 安全验证 → 验证码设置，「启用验证码」里取消勾选「发表主题与回复」；"
+                      "或把「验证码发帖限制」设得比机器人账号的发帖数小（7.2 没有按用户组关闭验证码的开关）"),
+}
+
+
+def captcha_fix(generation: str | None, action: str) -> str:
+    """Where the forum's captcha on ``action`` ("login" or "post") is turned off, in the
+    admin panel of the forum's generation (None: X3, until the forum has been seen)."""
+    return _CAPTCHA_FIX[("x3" if _x3(generation) else "7.2", action)]
+
+
 def login_text(refusal: errors.ForumRefused, *, username: str, config: str,
                generation: str | None) -> tuple[AlarmKind, str]:
     """The alarm for a refused login (the client blocks further tries until the operator acts)."""
     fix = f"改好后运行 `forumbot login --config {config}`（机器人在此之前不再尝试登录，运行中的也会接着用新的登录）"
     if isinstance(refusal, errors.CaptchaRequired):
-        where = _where(generation, "全局 → 防灌水设置 → 验证设置 → 登录", "后台的「验证码设置」")
         return AlarmKind.CAPTCHA_LOGIN, (
             f"论坛登录要求验证码：机器人不能填写验证码，无法登录（现在只以游客身份读帖，不能发帖）。"
-            f"请论坛管理员关闭登录验证码（{where}），或让机器人账号所在的用户组免验证码；{fix}")
+            f"请论坛管理员关闭登录验证码（{captcha_fix(generation, 'login')}）；{fix}")
     if isinstance(refusal, errors.LoginLockedOut):
         return AlarmKind.LOGIN_LOCKED, (
             f"论坛因密码错误次数过多暂时锁定了本机的登录（{refusal.message}）：15 分钟内本机所有账号"
@@ -155,10 +176,9 @@ def posting_text(refusal: errors.ForumRefused, *, draft_id: int, tid: int, kind:
     forum = refusal.message or type(refusal).__name__
     resend = f"改好后 `forumbot retry {draft_id}` 重发它（之后的计票会自动发出）"
     if isinstance(refusal, errors.CaptchaRequired):
-        where = _where(generation, "全局 → 防灌水设置 → 验证设置 → 发帖", "后台的「验证码设置」")
         return AlarmKind.CAPTCHA_POST, AlarmKind.CAPTCHA_POST.value, (
-            f"论坛要求验证码：机器人不能填写验证码，{what}没有发出。请论坛管理员为机器人账号所在用户组"
-            f"关闭发帖验证码（{where}）；{resend}")
+            f"论坛要求验证码：机器人不能填写验证码，{what}没有发出。请论坛管理员为机器人账号关闭发帖验证码"
+            f"（{captcha_fix(generation, 'post')}）；{resend}")
     if isinstance(refusal, errors.NewbiePeriod):
         where = _where(generation, "全局 → 注册与访问控制 → 新手见习期限", "后台「注册与访问控制」的新手见习期限")
         return AlarmKind.NEWBIE, AlarmKind.NEWBIE.value, (
@@ -389,7 +409,7 @@ class AlarmWatch:
 
 
 __all__ = [
-    "AlarmKind", "AlarmWatch", "DRAFT_KIND_ZH", "LOGIN_KEY", "RECOVERY_SHOWN", "clear_login", "forum_words",
+    "AlarmKind", "AlarmWatch", "DRAFT_KIND_ZH", "LOGIN_KEY", "captcha_fix", "RECOVERY_SHOWN", "clear_login", "forum_words",
     "login_text",
     "moderation_text", "outage_text", "posting_text", "raise_login", "recoveries", "recovery_text",
     "short_time",

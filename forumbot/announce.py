@@ -127,7 +127,27 @@ def draft_final(rt: Runtime, state: GameState, day: DayWindow, tally: dict[str, 
                                        day=day.number, dedupe_key=key, actor=actor)
         rt.store.set_meta(f"final_count_tally:day{day.number}", tally_digest(tally))
         rt.store.set_meta(f"final_result:{draft.id}", json.dumps(tally.get("result") or {}, ensure_ascii=False))
+        retire_running_counts(rt, day.number, draft, now)
     return draft
+
+
+# What a final count makes pointless: the day's counts that were still to go out.
+_RUNNING_KINDS = (DraftKind.RUNNING_COUNT, DraftKind.COUNT_REPLY)
+
+
+def retire_running_counts(rt: Runtime, day: int, final: Draft, now: datetime) -> list[Draft]:
+    """The day's running counts and 计票 answers not sent yet when its final count is
+    drafted (waiting for the director, approved but held back, failed) are dropped: the
+    final count speaks for the day, and nothing may go out after it saying the day is
+    still on. Each says why in its history and the audit (``outbox.superseded``)."""
+    why = f"第{day}日最终计票（#{final.id}）已代替它：截止后进行中的计票不再发出"
+    retired = []
+    for draft in rt.outbox.drafts(DraftState.DRAFT, DraftState.APPROVED, DraftState.FAILED):
+        if draft.kind in _RUNNING_KINDS and draft.day == day:
+            done = rt.outbox.supersede(draft.id, by=final.id, why=why, now=now)
+            if done is not None:
+                retired.append(done)
+    return retired
 
 
 def final_result(rt: Runtime, draft: Draft) -> dict[str, Any]:
@@ -313,5 +333,5 @@ def badge_notice(rt: Runtime, state: GameState, day: int, view: BadgeNoticeView,
 __all__ = [
     "acceleration_notice", "announcement_text", "announcement_view", "badge_notice", "draft_announcement",
     "draft_final", "final_draft", "final_drafts", "final_result", "notice_thread", "numbered_drafts",
-    "numbered_key", "standing", "supersede", "with_pending_result",
+    "numbered_key", "retire_running_counts", "standing", "supersede", "with_pending_result",
 ]

@@ -532,6 +532,19 @@ class Outbox:
                 detail={"by": newer}, sets={"superseded_by": newer},
             )
 
+    def supersede(self, draft_id: int, *, by: int, why: str, now: datetime, actor: str = "bot") -> Draft | None:
+        """Never publish this draft: ``by`` speaks for it now (``why`` goes to its history
+        and the audit). Only a draft not sent yet (waiting, approved, failed); one being
+        sent or on the forum is left as it is (None)."""
+        waiting = (DraftState.DRAFT, DraftState.APPROVED, DraftState.FAILED)
+        with self.store.write():
+            if self.get(draft_id).state not in waiting:
+                return None
+            return self._transition(
+                draft_id, waiting, DraftState.SUPERSEDED, actor=actor, now=now,
+                detail={"by": by, "why": why}, sets={"superseded_by": by, "last_error": None},
+            )
+
     def approve(
         self, draft_id: int, actor: str, body: str | None = None, *, now: datetime
     ) -> Draft:

@@ -29,6 +29,7 @@ from datetime import datetime
 from enum import StrEnum
 
 from forumbot import errors
+from forumbot.alarms import captcha_fix
 from forumbot.discuz import DiscuzClient, Generation, detect_generation
 from forumbot.runtime import Runtime
 from forumbot.secrets import SecretError
@@ -164,7 +165,7 @@ def _login(rt: Runtime, client: DiscuzClient, result: Preflight) -> bool:
         uid = client.login()
     except errors.CaptchaRequired:
         result.add(name, Outcome.FAIL, "论坛的登录表单要求验证码，机器人无法登录：请论坛管理员关闭登录验证码"
-                                       "（X3：全局 → 防灌水设置 → 验证设置 → 登录），或让机器人账号的用户组免验证码")
+                                       f"（{captcha_fix(_generation(client), 'login')}）")
         return False
     except errors.ForumRefused as exc:
         from forumbot.alarms import login_text
@@ -251,7 +252,7 @@ def _posting(rt: Runtime, client: DiscuzClient, result: Preflight, pages: dict[i
                        "主题已被关闭，机器人要在里面发帖：请版主打开它（主题管理 → 打开）")
             continue
         except errors.ForumRefused as exc:
-            _refused_form(result, exc)
+            _refused_form(result, exc, _generation(client))
             return
         except errors.ForumUnavailable as exc:
             result.add("发帖权限", Outcome.FAIL, f"读取回复表单时论坛无法访问（{exc.cause_name}）")
@@ -263,15 +264,23 @@ def _posting(rt: Runtime, client: DiscuzClient, result: Preflight, pages: dict[i
     _form_checks(client, result, form)
 
 
-def _refused_form(result: Preflight, exc: errors.ForumRefused) -> None:
+def _generation(client: DiscuzClient) -> str | None:
+    return client.generation.value if client.generation else None
+
+
+def _post_captcha(generation: str | None) -> str:
+    return ("回复表单要求验证码，机器人发不了帖：请论坛管理员为机器人账号关闭发帖验证码"
+            f"（{captcha_fix(generation, 'post')}）")
+
+
+def _refused_form(result: Preflight, exc: errors.ForumRefused, generation: str | None) -> None:
     if isinstance(exc, errors.NewbiePeriod):
         result.add("发帖权限", Outcome.FAIL, f"机器人账号还在新手见习期（论坛说：{exc.message}）：请论坛管理员缩短"
                                             "新手见习期限，或把机器人账号移出见习用户组")
     elif isinstance(exc, errors.UserBanned):
         result.add("发帖权限", Outcome.FAIL, f"机器人账号被禁止发言（论坛说：{exc.message}）")
     elif isinstance(exc, errors.CaptchaRequired):
-        result.add("发帖验证码", Outcome.FAIL, "回复表单要求验证码，机器人发不了帖：请论坛管理员为机器人账号所在"
-                                              "用户组关闭发帖验证码（X3：全局 → 防灌水设置 → 验证设置 → 发帖）")
+        result.add("发帖验证码", Outcome.FAIL, _post_captcha(generation))
     else:
         result.add("发帖权限", Outcome.FAIL, f"回复表单打不开（论坛说：{exc.message}）：请论坛管理员给机器人账号"
                                             "所在的用户组开放回复权限（是否被禁言？）")
@@ -280,8 +289,7 @@ def _refused_form(result: Preflight, exc: errors.ForumRefused) -> None:
 def _form_checks(client: DiscuzClient, result: Preflight, form) -> None:
     result.add("发帖权限", Outcome.PASS, "回复表单能打开（没有见习期、禁言或权限的拒绝）")
     if client.asks_captcha(form):
-        result.add("发帖验证码", Outcome.FAIL, "回复表单要求验证码，机器人发不了帖：请论坛管理员为机器人账号所在用户组"
-                                              "关闭发帖验证码（X3：全局 → 防灌水设置 → 验证设置 → 发帖）")
+        result.add("发帖验证码", Outcome.FAIL, _post_captcha(_generation(client)))
     else:
         result.add("发帖验证码", Outcome.PASS, "回复表单没有验证码")
     text = form.text

@@ -42,30 +42,89 @@ def bb_escape(value: Any) -> str:
     return BBCode("".join(_ESCAPES.get(ch, ch) for ch in text))
 
 
+# What a forum address may not hold inside ``[url=…]``: 7.2 takes no blank, "[", quote or
+# apostrophe there, X3.5 no line break, "[", quote or apostrophe; "]" would end the tag.
+_UNSAFE_IN_URL = re.compile(r"[\s\[\]\"']")
+
+
+def forum_root(base_url: str | None) -> str | None:
+    """The forum's address as the start of a link: ending in "/", nothing in it that
+    would end the ``[url=…]`` early (percent-encoded). None without an address."""
+    base = (base_url or "").strip()
+    if not base:
+        return None
+    base = _UNSAFE_IN_URL.sub(lambda m: "".join(f"%{b:02X}" for b in m.group(0).encode()), base)
+    return base if base.endswith("/") else base + "/"
+
+
+def post_path(generation: str | None, tid: int, pid: int) -> str:
+    """Where the forum's findpost redirect lives: X3's ``forum.php?mod=redirect``, 7.2's
+    ``redirect.php`` (7.2 has no forum.php). Either follows the pid to its floor."""
+    if generation == "7.2":
+        return f"redirect.php?goto=findpost&pid={int(pid)}&ptid={int(tid)}"
+    return f"forum.php?mod=redirect&goto=findpost&ptid={int(tid)}&pid={int(pid)}"
+
+
+def thread_path(generation: str | None, tid: int) -> str:
+    if generation == "7.2":
+        return f"viewthread.php?tid={int(tid)}"
+    return f"forum.php?mod=viewthread&tid={int(tid)}"
+
+
+class PostLinks:
+    """``findpost(tid, pid, label)`` in the templates: a link to a post that survives
+    floor shifts (Discuz resolves findpost by pid).
+
+    Absolute, from ``[forum].base_url``: Discuz! 7.2 makes a link only of an address that
+    starts with a scheme (``http://`` …), ``www.`` or ``mailto:`` — a relative
+    ``[url=redirect.php?…]`` stays raw text on its pages. X3 takes either (it puts the
+    site's address before a relative one), so both generations get the absolute form.
+    Relative only when no address is known (a config without ``base_url`` posts nothing)."""
+
+    def __init__(self, generation: str | None = None, base_url: str | None = None) -> None:
+        self.generation = generation  # "x3" or "7.2"; None: X3, until the forum is seen
+        self.root = forum_root(base_url)
+
+    def url(self, tid: int, pid: int) -> str:
+        return (self.root or "") + post_path(self.generation, tid, pid)
+
+    def __call__(self, tid: int, pid: int, label: Any) -> BBCode:
+        return BBCode(f"[url={self.url(tid, pid)}]{bb_escape(label)}[/url]")
+
+
 def findpost(tid: int, pid: int, label: Any) -> BBCode:
-    """A link to a post that survives floor shifts: Discuz resolves findpost by pid."""
-    return BBCode(
-        f"[url=forum.php?mod=redirect&goto=findpost&ptid={int(tid)}&pid={int(pid)}]"
-        f"{bb_escape(label)}[/url]"
-    )
+    """A relative X3 link to a post (see ``PostLinks`` for the one the bot posts)."""
+    return PostLinks("x3")(tid, pid, label)
 
 
 def findpost_d72(tid: int, pid: int, label: Any) -> BBCode:
-    """The same link on Discuz! 7.2, which has no forum.php: ``redirect.php``."""
-    return BBCode(
-        f"[url=redirect.php?goto=findpost&pid={int(pid)}&ptid={int(tid)}]"
-        f"{bb_escape(label)}[/url]"
-    )
+    """A relative 7.2 link to a post (see ``PostLinks``: 7.2 shows it as raw text)."""
+    return PostLinks("7.2")(tid, pid, label)
+
+
+def post_links(env: jinja2.Environment) -> PostLinks:
+    links = env.globals.get("findpost")
+    if not isinstance(links, PostLinks):
+        links = PostLinks()
+        env.globals["findpost"] = links
+    return links
 
 
 def use_generation(env: jinja2.Environment, generation: str | None) -> None:
     """Links in the bot's posts in the scheme of the forum's Discuz generation ("x3" or
     "7.2"; None: X3, until the forum has been seen)."""
-    env.globals["findpost"] = findpost_d72 if generation == "7.2" else findpost
+    post_links(env).generation = generation
 
 
-def make_environment(template_dir: Path | None = None) -> jinja2.Environment:
-    """Templates from ``template_dir`` first (the director's copies), then the defaults."""
+def use_base_url(env: jinja2.Environment, base_url: str | None) -> None:
+    """Links in the bot's posts start with the forum's address (``[forum].base_url``)."""
+    post_links(env).root = forum_root(base_url)
+
+
+def make_environment(template_dir: Path | None = None, *, base_url: str | None = None,
+                     generation: str | None = None) -> jinja2.Environment:
+    """Templates from ``template_dir`` first (the director's copies), then the defaults;
+    links to posts built on ``base_url`` in ``generation``'s scheme (``PostLinks``)."""
     search = [str(p) for p in (template_dir, DEFAULT_TEMPLATE_DIR) if p is not None]
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(search, encoding="utf-8"),
@@ -77,7 +136,7 @@ def make_environment(template_dir: Path | None = None) -> jinja2.Environment:
         autoescape=False,
     )
     env.filters["bb"] = bb_escape
-    env.globals["findpost"] = findpost
+    env.globals["findpost"] = PostLinks(generation, base_url)
     return env
 
 

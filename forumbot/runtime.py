@@ -101,12 +101,11 @@ def open_runtime(config_path: str | Path, *, clock: Clock | None = None, create:
     from forumbot.identity import game_hash_for
 
     outbox = Outbox(store, settings.policies, game=game_hash_for(config, store))
-    env = make_environment(settings.agent.templates)
-    # The forum's generation (set in the config, or as the agent found it) decides how the
-    # bot's posts link to other posts.
-    from forumbot.render import use_generation
-
-    use_generation(env, config.forum.discuz if config.forum.discuz != "auto" else store.get_meta("discuz"))
+    # The forum's address and generation (set in the config, or as the agent found it)
+    # decide how the bot's posts link to other posts.
+    env = make_environment(settings.agent.templates, base_url=config.forum.base_url,
+                           generation=config.forum.discuz if config.forum.discuz != "auto"
+                           else store.get_meta("discuz"))
     clock = clock or clock_from_env(os.environ.get(CLOCK_ENV), config.forum.tz) or SystemClock(config.forum.tz)
     return Runtime(config, settings, store, outbox, env, clock)
 

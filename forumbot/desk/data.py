@@ -23,6 +23,7 @@ from forumbot.desk.texts import FLAG_ZH, Said, actor_zh, clean, forum_error, hm,
 from forumbot.game import ballots_for, count_day, current_state, thread_roles
 from forumbot.instance import Holder, lock_path, probe
 from forumbot.outbox import Draft, DraftState
+from forumbot.render import post_links, post_path, thread_path
 from forumbot.runtime import Runtime
 from forumbot.store.records import CardProposal, ProposalState
 from forumbot.views import decided_text, format_left, format_time
@@ -38,16 +39,17 @@ def forum_root(rt: Runtime) -> str:
 
 
 def floor_link(rt: Runtime, tid: int | None, pid: int | None) -> str | None:
-    """The forum's own link to a post (``findpost`` follows the pid to its floor)."""
+    """The forum's own link to a post (``findpost`` follows the pid to its floor), in the
+    scheme of the forum's generation (7.2 has no forum.php)."""
     if not tid or not pid or not forum_root(rt):
         return None
-    return f"{forum_root(rt)}forum.php?mod=redirect&goto=findpost&ptid={tid}&pid={pid}"
+    return forum_root(rt) + post_path(post_links(rt.env).generation, tid, pid)
 
 
 def thread_link(rt: Runtime, tid: int | None) -> str | None:
     if not tid or not forum_root(rt):
         return None
-    return f"{forum_root(rt)}forum.php?mod=viewthread&tid={tid}"
+    return forum_root(rt) + thread_path(post_links(rt.env).generation, tid)
 
 
 # ---------------------------------------------------------------- the agent's health

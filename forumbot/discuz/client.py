@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import math
 import threading
 import time
 import unicodedata
@@ -471,18 +472,25 @@ class DiscuzClient:
     # ------------------------------------------------------------------ writing
 
     def reply(
-        self, tid: int, message: str, *, fid: int | None = None, quote_pid: int | None = None
+        self, tid: int, message: str, *, fid: int | None = None, quote_pid: int | None = None,
+        wait_for_flood: bool = True,
     ) -> ReplyResult:
         """Post a reply; its pid, and whether the forum holds it for moderation.
 
         Never re-sent when the POST may have reached the server (ForumUnavailable with
         ``sent``): look for the marker with :meth:`find_post_by_marker` first.
+
+        ``wait_for_flood=False``: for a message that is out of date once the forum's flood
+        interval has passed (a running count, rendered for the moment it is sent): flood
+        control is raised (``FloodControl``, its ``seconds``) instead of waited out and the
+        same text sent again, and so is the wait X3.5 wants after a PM — nothing is sent,
+        the caller waits, renders again and sends that.
         """
         self._require_login()
 
         def attempt() -> ReplyResult:
             dialect = self.dialect()
-            self._wait_for_write_clock(pm_next=False)
+            self._wait_for_write_clock(pm_next=False, wait=wait_for_flood)
             submit = dialect.prepare_reply(self, tid, fid, message, quote_pid)
             reply = self._submit(submit)
             if reply.kind is ReplyKind.SUCCESS:
@@ -492,11 +500,13 @@ class DiscuzClient:
                 raise UnexpectedPage(f"reply to thread {tid}: the forum answered a {reply.kind} page")
             raise refusal_for(reply)
 
-        return self._with_second_chances(attempt, f"reply to thread {tid}")
+        return self._with_second_chances(attempt, f"reply to thread {tid}", wait_for_flood=wait_for_flood)
 
-    def edit(self, tid: int, pid: int, message: str, *, fid: int | None = None) -> ReplyResult:
+    def edit(self, tid: int, pid: int, message: str, *, fid: int | None = None,
+             wait_for_flood: bool = True) -> ReplyResult:
         """Replace the text of post ``pid`` (the bot's own) through the edit form. In a board
-        that moderates replies the edited post is held again (``moderated``)."""
+        that moderates replies the edited post is held again (``moderated``).
+        ``wait_for_flood``: as for :meth:`reply`."""
         self._require_login()
 
         def attempt() -> ReplyResult:
@@ -509,7 +519,7 @@ class DiscuzClient:
                 raise UnexpectedPage(f"edit of pid {pid}: the forum answered a {result.kind} page")
             raise refusal_for(result)
 
-        return self._with_second_chances(attempt, f"edit of pid {pid}")
+        return self._with_second_chances(attempt, f"edit of pid {pid}", wait_for_flood=wait_for_flood)
 
     def quote_for(self, tid: int, quote_pid: int) -> str:
         """The quote block the forum's reply form puts before a reply to ``quote_pid``."""
@@ -525,16 +535,18 @@ class DiscuzClient:
             raise LoginBlocked(self._login_blocked)
         self.ensure_logged_in()
 
-    def _with_second_chances(self, attempt: Callable[[], T], what: str) -> T:
+    def _with_second_chances(self, attempt: Callable[[], T], what: str, *,
+                             wait_for_flood: bool = True) -> T:
         """Run ``attempt``; each curable refusal gets one more try: flood control after
-        the interval the forum names, a stale formhash after reading it again, a lost
-        session after logging in again. Anything else, or a second time, is raised."""
+        the interval the forum names (unless ``wait_for_flood`` is off: then it is the
+        caller's to wait), a stale formhash after reading it again, a lost session after
+        logging in again. Anything else, or a second time, is raised."""
         flood_waited = formhash_renewed = relogged = False
         while True:
             try:
                 return attempt()
             except FloodControl as error:
-                if flood_waited:
+                if flood_waited or not wait_for_flood:
                     raise
                 wait = error.seconds or DEFAULT_FLOODCTRL
                 log.warning("flood control on %s: waiting %.0f s, then posting once more", what, wait)
@@ -623,16 +635,20 @@ class DiscuzClient:
     def _pm(self) -> PmDialect:
         return self.dialect().pm()
 
-    def _wait_for_write_clock(self, *, pm_next: bool) -> None:
+    def _wait_for_write_clock(self, *, pm_next: bool, wait: bool = True) -> None:
         """X3.5: a PM waits 16 s after the last post or PM (the sender's ``lastpost``);
         a thread reply waits as long after a PM (the MANIFEST's word; harmless if the
-        forum would have taken it). 7.2 keeps no shared clock."""
+        forum would have taken it). 7.2 keeps no shared clock. ``wait=False``: the wait
+        is raised as ``FloodControl`` (nothing sent) for the caller to wait out."""
         if self._dialect is None or not self._dialect.pm.shared_write_clock:
             return
         last = self._last_write_at if pm_next else self._last_pm_at
         if last is None:
             return
         remaining = X3_WRITE_SPACING - (self._clock() - last)
+        if remaining > 0 and not wait:
+            raise FloodControl(f"距上一条短消息不到 {X3_WRITE_SPACING:g} 秒（论坛的发帖间隔）：稍后再发",
+                               key="post_flood_ctrl", values={"floodctrl": str(math.ceil(remaining))})
         if remaining > 0:
             log.info("waiting %.0f s: the forum's flood clock is shared by posts and PMs", remaining)
             self.transport.pause(remaining)

@@ -107,13 +107,15 @@ def lost_votes(vote_posts: list[tuple[Any, int]], store: Store) -> list[str]:
 
 
 _FLOOR_LINK = re.compile(r"pid=\d+|ptid=\d+|tid=\d+|\d+楼|#pid\d+")
+# The forum's address in the bot's links (absolute: issue 18 #7): each run has its own port.
+_FORUM_ROOT = re.compile(r"https?://[^/\s\]\[]+/")
 _TIMES = re.compile(r"\d{4}-\d{1,2}-\d{1,2} \d{1,2}:\d{2}(:\d{2})?|\d{1,2}:\d{2}|剩余[^\n]*|还剩[^\n]*")
 
 
 def normalise_body(body: str) -> str:
     """A post body without its marker, pids, floors and clock times (what legitimately
     differs between two runs that saw the same forum at different moments)."""
-    return _TIMES.sub("T", _FLOOR_LINK.sub("#", strip_marker(body))).strip()
+    return _TIMES.sub("T", _FLOOR_LINK.sub("#", _FORUM_ROOT.sub("BASE/", strip_marker(body)))).strip()
 
 
 __all__ = ["PostAudit", "audit_posts", "bot_posts", "compare_tallies", "lost_votes", "normalise_body",

@@ -20,7 +20,7 @@ from typing import Collection
 
 from engine.state import DayWindow, GameState
 from forumbot.agent import Agent, TickReport
-from forumbot.outbox import Draft, Refresh
+from forumbot.outbox import Draft, PublishOutcome, Refresh
 
 
 class ServiceAgent(Agent):
@@ -91,6 +91,13 @@ class ServiceAgent(Agent):
         if session is None or session.write_free(self.rt.clock.now()):
             return True
         self.pms_held = True
+        return False
+
+    def wait_out_flood(self, refused: PublishOutcome, report: TickReport) -> bool:
+        """The forum refused a post for flood control: no game waits on the account's clock
+        inside a pass. The draft stays approved; the scheduler comes back once the clock
+        is free, and the pass then renders it again from what has been read by then."""
+        self.held_for_flood.append(refused.draft_id)
         return False
 
     @property

@@ -12,6 +12,21 @@ escaped twice (a real quirk of the captured forum), images sit in ``div.img``, t
 ``d72`` — a Discuz! 7.2 page (``include/discuzcode.func.php``): links only for absolute
 URLs, ``[align]`` → ``<p align>``, ``[hr]`` → ``hr.solidline``, images ``onload=thumbImg``.
 
+Links (``parseurl()``), as each generation's source does them:
+
+* 7.2 takes ``[url=ADDR]`` only when ADDR starts with a scheme of its list
+  (``http(s)://``, ``ftp://`` … ``ed2k://``), ``www.`` or ``mailto:``, and holds no
+  blank, ``[``, quote or apostrophe. Anything else — ``[url=redirect.php?…]`` — is not a
+  link at all: the tag stays on the page as typed. ``[url]TEXT[/url]`` links the first
+  absolute address in TEXT (shortened to 32 … 19 characters past 65); without one it
+  becomes a link to nowhere (``href=""``).
+* X3.5 takes any ADDR without a line break, ``[``, quote or apostrophe; one without a
+  scheme (``http(s)://`` …, ``www.``, ``mailto:``, ``tel:``, ``magnet:``) is prefixed with
+  the site's address as the page was asked for (``$_G['siteurl']``, ending in ``/``, so
+  ``/x`` becomes ``SITE//x``); ``[url]TEXT[/url]`` as in 7.2, but without an address it
+  links the site's front page.
+* Both: ``www.`` gains ``http://``; the address keeps its ``&amp;``.
+
 Tables (``[table]``, ``[tr]``, ``[td]``) follow ``parsetable()``: ``[table=W]`` /
 ``[table=W,COLOR]`` (W ≤ 560 px or ≤ 98 %), ``[tr=COLOR]``, ``[td=W]`` (X3 only),
 ``[td=COLSPAN,ROWSPAN(,W)]``; a table whose text does not start with ``[tr][td]`` loses
@@ -32,10 +47,18 @@ _ENTITY_KEEP = re.compile(r"&amp;(#\d{3,5};|#x[0-9a-fA-F]{4};)")
 _STAMP = re.compile(r"\[i=s\](.*?)\[/i\](?:\r?\n){0,2}", re.S)
 _QUOTE = re.compile(r"\s?\[quote\][\r\n]*((?:(?!\[quote\]).)*?)[\r\n]*\[/quote\]\s?",
                     re.S | re.I)
-_URL_EQ = re.compile(r"\[url=([^\]]+)\](.*?)\[/url\]", re.S | re.I)
-_URL = re.compile(r"\[url\](.*?)\[/url\]", re.S | re.I)
-_ABSOLUTE = re.compile(r"^(https?|ftp|gopher|news|telnet|rtsp|mms|callto|bctp|ed2k|thunder|"
-                       r"synacast)://|^www\.|^mailto:", re.I)
+# The schemes each generation's parseurl() names (7.2 knows ed2k, X3.5 qqdl instead).
+_SCHEMES_D72 = "https?|ftp|gopher|news|telnet|rtsp|mms|callto|bctp|ed2k|thunder|synacast"
+_SCHEMES_X3 = "https?|ftp|gopher|news|telnet|rtsp|mms|callto|bctp|thunder|qqdl|synacast"
+# [url=ADDR]TEXT[/url] or [url]TEXT[/url]: groups addr (with its "="), scheme, text.
+_URL_D72 = re.compile(r"\[url(?P<addr>=(?P<scheme>(?:" + _SCHEMES_D72 + r")://|www\.|mailto:)"
+                      r"[^\s\[\"']+?)?\](?P<text>.+?)\[/url\]", re.S | re.I)
+_URL_X3 = re.compile(r"\[url(?P<addr>=(?P<scheme>(?:" + _SCHEMES_X3 + r")://|www\.|mailto:|tel:|magnet:)?"
+                     r"[^\r\n\[\"']+?)?\](?P<text>.+?)\[/url\]", re.S | re.I)
+# In [url]TEXT[/url]: the first absolute address of TEXT.
+_IN_TEXT_D72 = re.compile(r"(?:(?:" + _SCHEMES_D72 + r")://|www\.)[^\[\"']+", re.I)
+_IN_TEXT_X3 = re.compile(r"(?:(?:" + _SCHEMES_X3 + r")://|www\.)[^\[\"']+", re.I)
+_SHOWN_URL = 65  # a longer address shown as its text is cut to 32 … 19 characters
 _IMG = re.compile(r"\[img(?:=\d+,\d+)?\](.*?)\[/img\]", re.S | re.I)
 _SIMPLE = {"b": "strong", "i": "i", "u": "u", "s": "strike"}
 
@@ -137,6 +160,27 @@ def _tables(html: str, mode: Mode) -> str:
     return html
 
 
+# ---- links -------------------------------------------------------------------------------
+def _link(m: re.Match[str], site_url: str, mode: Mode) -> str:
+    """``parseurl()``: one ``[url]`` the generation's pattern took (see the module's doc)."""
+    addr, scheme, text = m.group("addr"), m.group("scheme"), m.group("text")
+    found = None if addr else (_IN_TEXT_D72 if mode == "d72" else _IN_TEXT_X3).search(text.strip())
+    if found is not None:
+        url = found.group(0)
+        if len(url) > _SHOWN_URL:
+            text = url[:int(_SHOWN_URL * 0.5)] + " ... " + url[-int(_SHOWN_URL * 0.3):]
+        href = "http://" + url if url.lower().startswith("www.") else url
+    else:
+        href = (addr or "")[1:]
+        if href.lower().startswith("www."):
+            href = "http://" + href
+        if mode != "d72" and not scheme:
+            href = site_url + href
+    if mode == "api":  # the captured API: no target, and its "&amp;" escaped once more
+        return f'<a href="{href.replace("&amp;", "&amp;amp;")}">{text}</a>'
+    return f'<a href="{href}" target="_blank">{text}</a>'
+
+
 # ---- the rest ---------------------------------------------------------------------------
 def render(message: str, site_url: str, mode: Mode = "x3") -> str:
     html = escape(message)
@@ -145,22 +189,7 @@ def render(message: str, site_url: str, mode: Mode = "x3") -> str:
     else:
         html = _STAMP.sub(lambda m: f'<i class="pstatus">{m.group(1)}</i>\n\n', html)
 
-    def link(url: str, text: str) -> str:
-        if mode == "d72":
-            return f'<a href="{url}" target="_blank">{text}</a>'
-        href = _absolute(url, site_url)
-        if mode == "api":
-            return f'<a href="{href.replace("&amp;", "&amp;amp;")}">{text}</a>'
-        return f'<a href="{href}" target="_blank">{text}</a>'
-
-    if mode == "d72":  # 7.2's parseurl() only links absolute addresses
-        html = _URL_EQ.sub(lambda m: link(m.group(1), m.group(2)) if _ABSOLUTE.match(m.group(1))
-                           else m.group(0), html)
-        html = _URL.sub(lambda m: link(m.group(1), m.group(1)) if _ABSOLUTE.match(m.group(1))
-                        else m.group(0), html)
-    else:
-        html = _URL_EQ.sub(lambda m: link(m.group(1), m.group(2)), html)
-        html = _URL.sub(lambda m: link(m.group(1), m.group(1)), html)
+    html = (_URL_D72 if mode == "d72" else _URL_X3).sub(lambda m: _link(m, site_url, mode), html)
 
     html = _tables(html, mode)
 

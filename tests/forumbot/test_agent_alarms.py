@@ -49,7 +49,8 @@ def test_agent_alarms__captcha_on_posting_is_an_alarm_everywhere_until_a_post_go
         [alarm] = game.rt.store.alarms()
         assert alarm.kind == "captcha_post"
         assert alarm.text.startswith("论坛要求验证码") and "forumbot retry" in alarm.text
-        assert ("全局 → 防灌水设置 → 验证设置" in alarm.text) is (discuz == "x3")
+        assert ("安全 → 验证设置 → 验证码设置" in alarm.text) is (discuz == "x3")
+        assert ("全局 → 安全验证 → 验证码设置" in alarm.text) is (discuz == "7.2")
         [failed] = game.rt.outbox.drafts(DraftState.FAILED)
         assert failed.kind is DraftKind.RUNNING_COUNT and f"#{failed.id}" in alarm.text
 

@@ -64,7 +64,8 @@ def test_agent_game__day2_tie_settled_by_the_sheriff(game):
     assert "[tr][td]包子[/td][td]3[/td]" in final and "[tr][td]月饼[/td][td]3[/td]" in final
     assert "结果：包子 出局（平票：包子、月饼；警长投票对象出局）" in final
     # the sheriff's vote is linked to its floor and shows its weight
-    assert re.search(r"\[url=forum\.php\?mod=redirect&goto=findpost&ptid=\d+&pid=\d+\]饺子\[/url\]\(2楼·×2\)", final)
+    assert re.search(r"\[url=" + re.escape(game.sim.base_url)
+                     + r"forum\.php\?mod=redirect&goto=findpost&ptid=\d+&pid=\d+\]饺子\[/url\]\(2楼·×2\)", final)
     # the edit that changed 烧卖's target: the first-seen vote (包子) stands
     assert "]烧卖[/url](4楼)" in final.split("[tr][td]月饼")[0]
     assert "月饼：改票未引用原投票帖" in final  # change without a quote is void

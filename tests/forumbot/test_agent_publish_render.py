@@ -115,9 +115,10 @@ def test_running_count__not_sent_once_the_deadline_has_passed(late_game):
     """A running count still unsent at the deadline would publish the day's result
     before the director approved the final count: it is superseded instead."""
     game = late_game
-    advance(game, at(1, "21:40"), hold=lambda d: True)
+    advance(game, at(1, "21:20"), hold=lambda d: True)
     waiting = [d for d in director.waiting(game.rt) if d.kind is DraftKind.RUNNING_COUNT]
     assert waiting
+    game.clock.advance(minutes=10)  # the deadline; the final count is not drafted yet
     for d in waiting:
         director.approve(game.rt, d.id, game.clock.now())
     game.agent.tick()

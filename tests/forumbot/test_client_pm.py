@@ -17,6 +17,7 @@ import pytest
 
 from forumbot.discuz import PM_SETTLE_SECONDS, DiscuzClient
 from forumbot.errors import (
+    FloodControl,
     ForumUnavailable,
     PmFloodControl,
     PmNotAccepted,
@@ -243,6 +244,23 @@ def test_pm__x3_a_reply_right_after_a_pm_waits_too() -> None:
         waits = len(forum.sleeps[BOT])
         bot.reply(forum.tid, "投票对象：饺子\n投票理由：PM 之后的回帖")
         assert sum(forum.sleeps[BOT][waits:]) >= 15
+
+
+def test_pm__x3_a_reply_that_must_not_wait_after_a_pm_is_refused_unsent() -> None:
+    """A count rendered for the moment it is sent (issue 18 #8a) is not held 16 s and then
+    sent stale: the wait is raised, nothing goes to the forum, the caller waits and renders."""
+    for forum in _forum("x3"):
+        bot = forum.client(BOT)
+        bot.login()
+        bot.send_pm(forum.uid(DIRECTOR), "草稿 #2 等待批准")
+        waits = len(forum.sleeps[BOT])
+        posts = sum(1 for r in forum.sim.requests if r.method == "POST" and r.query.get("action") == "reply")
+        with pytest.raises(FloodControl) as refused:
+            bot.reply(forum.tid, "投票对象：饺子\n投票理由：PM 之后的回帖", wait_for_flood=False)
+        assert 0 < refused.value.seconds <= 16 and "稍后再发" in refused.value.message
+        assert sum(forum.sleeps[BOT][waits:]) < 15  # not waited
+        assert sum(1 for r in forum.sim.requests
+                   if r.method == "POST" and r.query.get("action") == "reply") == posts  # not sent
 
 
 def test_pm__d72_limits_only_pms_to_someone_who_never_wrote() -> None:

@@ -18,6 +18,7 @@ from forumbot.discuz import DiscuzClient, ThreadCursor
 from forumbot.errors import (
     AccountNotActivated,
     CaptchaRequired,
+    FloodControl,
     ForumUnavailable,
     LoginFailed,
     LoginLockedOut,
@@ -257,6 +258,19 @@ def test_client_sim__flood_control_waits_then_posts(forum):
     second = client.reply(forum.tid, "第二条计票内容，测试灌水限制")
     assert second.pid is not None and 15 in forum.sleeps
     assert len(forum.posts_by(BOT)) == 2
+
+
+def test_client_sim__flood_control_not_waited_when_the_caller_renders_again(forum):
+    """``wait_for_flood=False`` (the outbox's counts, issue 18 #8a): the forum's refusal is
+    raised with its interval at once; nothing was stored, nothing sent a second time."""
+    client = forum.client()
+    client.reply(forum.tid, "第一条计票内容，测试灌水限制")
+    forum.sleeps.clear()
+    with pytest.raises(FloodControl) as refused:
+        client.reply(forum.tid, "第二条计票内容，测试灌水限制", wait_for_flood=False)
+    assert refused.value.seconds == 15 and not any(s >= 15 for s in forum.sleeps)
+    assert len(forum.posts_by(BOT)) == 1
+    assert forum.sim.data.flood_refusals == 1
 
 
 @pytest.mark.parametrize(

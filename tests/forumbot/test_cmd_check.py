@@ -120,6 +120,30 @@ def test_check__each_missing_prerequisite_fails_and_says_what_to_do(game_for, di
     assert nothing_posted(game)
 
 
+# Issue 18 #8c: the captcha advice named X3's menu on 7.2. Each generation's own admin
+# panel (7.2: 全局 → 安全验证 → 验证码设置; X3.5: 安全 → 验证设置 → 验证码设置).
+CAPTCHA_ADVICE = {
+    ("x3", "captcha_login"): ("安全 → 验证设置 → 验证码设置", "登录时启用验证码"),
+    ("x3", "captcha_post"): ("安全 → 验证设置 → 验证码设置", "发表信息时启用验证码", "启用验证码或验证问答机制"),
+    ("7.2", "captcha_login"): ("全局 → 安全验证 → 验证码设置", "「用户登录」"),
+    ("7.2", "captcha_post"): ("全局 → 安全验证 → 验证码设置", "「发表主题与回复」", "验证码发帖限制"),
+}
+
+
+@pytest.mark.parametrize(("discuz", "flip"), list(CAPTCHA_ADVICE), ids=lambda v: v)
+def test_check__captcha_advice_names_the_generations_own_admin_panel(game_for, discuz, flip):
+    game = game_for(discuz)
+    setup, name, *_ = FLIPS[flip]
+    setup(game)
+    detail = lines(cli(game, "check"))[name]
+    assert detail.startswith("不通过")
+    for words in CAPTCHA_ADVICE[(discuz, flip)]:
+        assert words in detail, detail
+    other = "x3" if discuz == "7.2" else "7.2"
+    assert CAPTCHA_ADVICE[(other, flip)][0] not in detail
+    assert "防灌水设置" not in detail  # no such menu holds the captcha in either
+
+
 def test_check__mobile_api_off_is_said_and_not_a_failure(game_for):
     game = game_for("x3")
     game.sim.settings.mobile_api = False

@@ -10,7 +10,9 @@ import re
 from contextlib import redirect_stdout
 from datetime import timedelta
 
+import httpx
 import pytest
+from lxml import html as lxml_html
 
 from forumbot import demo
 from forumbot.demo import Game, bot_posts, play, setup_game
@@ -64,10 +66,15 @@ def test_demo_generations__the_same_results(game):
 
 def test_demo_generations__links_and_quotes_in_the_generations_scheme(game):
     text = "".join(m for _, _, m in bot_posts(game))
+    base = game.sim.base_url
     if game.sim.discuz == "7.2":
-        assert "redirect.php?goto=findpost&pid=" in text and "forum.php" not in text
+        assert f"[url={base}redirect.php?goto=findpost&pid=" in text and "forum.php" not in text
     else:
-        assert "forum.php?mod=redirect&goto=findpost" in text and "redirect.php?goto" not in text
+        assert f"[url={base}forum.php?mod=redirect&goto=findpost" in text and "redirect.php?goto" not in text
+    # Never relative (7.2 shows such a tag as raw text) — but for X3's quote block, which
+    # is the one X3's own reply form writes (relative: X3 puts its address before it).
+    ours = re.sub(r"\[quote\].*?\[/quote\]", "", text, flags=re.S) if game.sim.discuz == "x3" else text
+    assert "[url=forum.php" not in ours and "[url=redirect.php" not in ours
     [reply] = [d for d in game.rt.outbox.drafts(DraftState.PUBLISHED) if d.kind is DraftKind.COUNT_REPLY]
     message = game.sim.post(reply.pid).message
     quote = re.search(r"\[quote\](.*?)\[/quote\]", message, re.S).group(1)
@@ -75,6 +82,48 @@ def test_demo_generations__links_and_quotes_in_the_generations_scheme(game):
     excerpt = quote.index("计票，谢谢机器人")
     # 7.2 puts the author line after the excerpt; X3 before it.
     assert (excerpt < author_line) is (game.sim.discuz == "7.2")
+
+
+def _findpost(game: Game, tid: int, pid: int) -> str:
+    if game.sim.discuz == "7.2":
+        return f"redirect.php?goto=findpost&pid={pid}&ptid={tid}"
+    return f"forum.php?mod=redirect&goto=findpost&ptid={tid}&pid={pid}"
+
+
+def test_demo_generations__every_link_in_a_count_is_a_link_on_the_page_to_its_post(game):
+    """Issue 18 #7: on a real 7.2 every voter link of a count stayed raw text. Each count
+    the bot posted, read back from the forum's own thread page: every link is an
+    ``<a href>``, and following it lands on the post it names (its author or its floor)."""
+    counts = [d for d in game.rt.outbox.drafts(DraftState.PUBLISHED)
+              if d.kind in (DraftKind.RUNNING_COUNT, DraftKind.FINAL_COUNT, DraftKind.COUNT_REPLY)]
+    assert len(counts) >= 6
+    checked = 0
+    with httpx.Client(base_url=game.sim.base_url, timeout=10) as web:
+        for draft in counts:
+            page = web.get(_findpost(game, draft.tid, draft.pid), follow_redirects=True)
+            tree = lxml_html.fromstring(page.content)
+            [body] = tree.xpath(f'//td[@id="postmessage_{draft.pid}"]')
+            assert "[url" not in body.text_content() and "[/url]" not in body.text_content()
+            message = game.sim.post(draft.pid).message
+            links = body.xpath(".//a")
+            assert len(links) == message.count("[url=") > 0
+            for a in links:
+                href = a.get("href")
+                assert href.startswith(game.sim.base_url), href
+                landing = web.get(href)
+                assert landing.status_code in (301, 302)  # X3 answers 301, 7.2 302
+                pid = int(landing.headers["location"].rsplit("#pid", 1)[1])
+                target = game.sim.post(pid)
+                label = a.text_content()
+                if a.xpath("ancestor::blockquote"):  # the quote of a 计票 request
+                    assert pid == draft.quote_pid
+                elif label.endswith("楼"):  # a void vote, or a card's floor
+                    assert f"{target.position}楼" == label
+                else:  # a voter: the link is his post, its floor after it
+                    assert target.author == label
+                    assert (a.tail or "").startswith(f"({target.position}楼")
+                checked += 1
+    assert checked > 20
 
 
 def test_demo_generations__the_text_arrives_intact_in_the_forums_charset(game):

@@ -189,6 +189,19 @@ def test_desk__tally_tie_goes_to_who_first_reached_and_a_changed_vote_says_so(de
     assert "达到" not in row("timeline", 105)
 
 
+def test_desk__tally_links_to_a_72_forum_in_its_own_scheme(desk):
+    rt = desk.runtime()
+    try:
+        rt.store.set_meta("discuz", "7.2")  # as the agent found the forum
+    finally:
+        rt.close()
+    text = desk.client.get("/tally?day=1").get_data(as_text=True)
+    for pid in (101, 102, 103, 104):
+        assert f"{BASE}redirect.php?goto=findpost&amp;pid={pid}&amp;ptid={VOTE_TID}" in text, pid
+    assert f"{BASE}viewthread.php?tid={VOTE_TID}" in text
+    assert "forum.php" not in text  # 7.2 has none
+
+
 def test_desk__game_now_shows_countdown_and_waiting_work(desk):
     text = desk.client.get("/").get_data(as_text=True)
     assert 'class="countdown" data-deadline="2026-12-01T21:30:00+08:00"' in text

@@ -31,6 +31,7 @@ from urllib.parse import urlencode, urlsplit
 
 import httpx
 import pytest
+from lxml import html as lxml_html
 
 from forumbot.simulator import SimClock, Simulator
 from parsers.pages import read_page
@@ -306,3 +307,17 @@ def test_drift_d72__thread_pages_read_alike(fixture: str, n: int) -> None:
     assert {f: getattr(sim, f) for f in same} == {f: getattr(real, f) for f in same}
     assert bool(sim.formhash) and bool(real.formhash)
     assert [post_fields(p) for p in sim.posts] == [post_fields(p) for p in real.posts]
+    # The links inside the posts as 7.2's discuzcode rendered them (issue 18 #7: 7.2 makes a
+    # link only of an absolute address): the same anchors, to the same places.
+    assert ([body_links(p.html, run.sim_base) for p in sim.posts]
+            == [body_links(p.html, run.real_base) for p in real.posts])
+
+
+def body_links(html: str, base: str) -> list[tuple[str, str, str]]:
+    """Every ``<a>`` of a post body: its href (the forum's address as BASE/), its target
+    and its text, and every ``[url`` the page shows as text."""
+    tree = lxml_html.fromstring(f"<div>{html}</div>")
+    links = [((a.get("href") or "").replace(base, "BASE/"), a.get("target") or "",
+              " ".join(a.text_content().split())) for a in tree.iter("a")]
+    raw = [("raw", "", m) for m in re.findall(r"\[url[^\]]*\]", tree.text_content())]
+    return links + raw

@@ -147,3 +147,33 @@ def test_announcement__dual_says_identity_death_and_a_vacant_badge():
 )
 def test_format_left__cases(delta, expected):
     assert format_left(delta) == expected
+
+
+# ---------------------------------------------------------------- links (issue 18 #7)
+
+@pytest.mark.parametrize(("generation", "base_url", "link"), [
+    # 7.2 links only absolute addresses: the bot's links start with [forum].base_url
+    ("7.2", "http://bbs.example.com/", "[url=http://bbs.example.com/redirect.php?goto=findpost&pid=3&ptid=12]饺子[/url]"),
+    ("7.2", "http://127.0.0.1:8072/bbs", "[url=http://127.0.0.1:8072/bbs/redirect.php?goto=findpost&pid=3&ptid=12]饺子[/url]"),
+    # X3 takes either; the absolute one too
+    ("x3", "https://bbs.example.com/", "[url=https://bbs.example.com/forum.php?mod=redirect&goto=findpost&ptid=12&pid=3]饺子[/url]"),
+    (None, "https://bbs.example.com/", "[url=https://bbs.example.com/forum.php?mod=redirect&goto=findpost&ptid=12&pid=3]饺子[/url]"),
+    # nothing in the address may end the tag early
+    ("7.2", "http://bbs.example.com/my bbs]/", "[url=http://bbs.example.com/my%20bbs%5D/redirect.php?goto=findpost&pid=3&ptid=12]饺子[/url]"),
+    # no address known (a config that posts nothing): relative
+    ("x3", None, "[url=forum.php?mod=redirect&goto=findpost&ptid=12&pid=3]饺子[/url]"),
+])
+def test_running_count__voter_links_are_absolute_in_the_generations_scheme(generation, base_url, link):
+    env = make_environment(base_url=base_url, generation=generation)
+    text = render(env, "running_count.bbcode.j2", {"count": _view()})
+    assert f"{link}(2楼·×2)" in text
+
+
+def test_use_generation__and_use_base_url_change_the_links_of_an_environment():
+    from forumbot.render import use_base_url, use_generation
+
+    env = make_environment()
+    use_base_url(env, "http://bbs.example.com")
+    use_generation(env, "7.2")
+    text = render(env, "running_count.bbcode.j2", {"count": _view()})
+    assert "[url=http://bbs.example.com/redirect.php?goto=findpost&pid=3&ptid=12]饺子[/url]" in text

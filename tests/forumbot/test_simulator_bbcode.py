@@ -63,9 +63,48 @@ def test_bbcode__spaces_and_line_breaks_like_discuzcode() -> None:
     assert render("一\r\n二\n三", "http://x/", "x3") == "一<br />\r\n二<br />\r\n三"
 
 
-def test_bbcode__d72_links_only_absolute_addresses() -> None:
-    assert render("[url=http://a.test/x]x[/url]", "http://b/", "d72") == '<a href="http://a.test/x" target="_blank">x</a>'
-    assert render("[url=forum.php?x=1]x[/url]", "http://b/", "d72") == "[url=forum.php?x=1]x[/url]"
+LONG = "http://a.test/" + "p" * 60
+
+
+def _a(href: str, text: str) -> str:
+    return f'<a href="{href}" target="_blank">{text}</a>'
+
+
+# parseurl() of each generation (7.2 include/discuzcode.func.php, X3.5
+# source/function/function_discuzcode.php), site address http://b/.
+@pytest.mark.parametrize(("source", "d72", "x3"), [
+    # an absolute address: a link on both, its & escaped
+    ("[url=http://a.test/x?a=1&b=2]x[/url]", _a("http://a.test/x?a=1&amp;b=2", "x"),
+     _a("http://a.test/x?a=1&amp;b=2", "x")),
+    ("[url=HTTPS://a.test/]x[/url]", _a("HTTPS://a.test/", "x"), _a("HTTPS://a.test/", "x")),
+    # a relative one: 7.2 leaves the tag on the page as typed; X3 puts the site before it
+    ("[url=redirect.php?goto=findpost&pid=2&ptid=1]饺子[/url]",
+     "[url=redirect.php?goto=findpost&amp;pid=2&amp;ptid=1]饺子[/url]",
+     _a("http://b/redirect.php?goto=findpost&amp;pid=2&amp;ptid=1", "饺子")),
+    ("[url=/x]a[/url]", "[url=/x]a[/url]", _a("http://b//x", "a")),
+    # www. gains http://; mailto: is a scheme to both, tel: only to X3
+    ("[url=www.a.test/p]a[/url]", _a("http://www.a.test/p", "a"), _a("http://www.a.test/p", "a")),
+    ("[url=mailto:x@a.test]m[/url]", _a("mailto:x@a.test", "m"), _a("mailto:x@a.test", "m")),
+    ("[url=tel:123]t[/url]", "[url=tel:123]t[/url]", _a("tel:123", "t")),
+    # a blank in the address: 7.2 takes no such address, X3 does
+    ("[url=http://a.test/ x]x[/url]", "[url=http://a.test/ x]x[/url]", _a("http://a.test/ x", "x")),
+    # [url]TEXT[/url]: the first absolute address in the text, shortened past 65 characters
+    ("[url]http://a.test/x[/url]", _a("http://a.test/x", "http://a.test/x"), _a("http://a.test/x", "http://a.test/x")),
+    ("[url]see www.a.test[/url]", _a("http://www.a.test", "see www.a.test"), _a("http://www.a.test", "see www.a.test")),
+    (f"[url]{LONG}[/url]", _a(LONG, LONG[:32] + " ... " + LONG[-19:]), _a(LONG, LONG[:32] + " ... " + LONG[-19:])),
+    # ...and without one: a link to nowhere on 7.2, to the front page on X3
+    ("[url]redirect.php?x=1[/url]", _a("", "redirect.php?x=1"), _a("http://b/", "redirect.php?x=1")),
+    ("[url][/url]", "[url][/url]", "[url][/url]"),
+])
+def test_bbcode__links_like_each_generations_parseurl(source: str, d72: str, x3: str) -> None:
+    assert render(source, "http://b/", "d72") == d72
+    assert render(source, "http://b/", "x3") == x3
+    assert render(source, "http://b/", "touch") == x3
+
+
+def test_bbcode__mobile_api_links_carry_no_target_and_escape_twice() -> None:
+    assert render("[url=forum.php?a=1&b=2]x[/url]", "http://b/", "api") == \
+        '<a href="http://b/forum.php?a=1&amp;amp;b=2">x</a>'
 
 
 def test_bbcode__a_count_post_shows_a_table_on_the_forum(any_forum: Forum) -> None:
