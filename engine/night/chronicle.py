@@ -142,12 +142,12 @@ class Chronicle:
         return replace(result, warnings=(*earlier, *result.warnings))
 
     def day(self, number: int, now: datetime | None = None) -> DayReport:
-        """Day ``number``'s changes through the rule set. ``now``: which open shot windows
-        are still open (None: every stored shot is in)."""
+        """Day ``number``'s changes through the rule set. ``now``: which shot windows are
+        still open (None: every stored shot is in, every window has passed)."""
         report = self.days.get(number)
         if report is None:
             raise ChronicleError(f"没有第{number}日")
-        awaiting = tuple(t for t in report.awaiting if now is None or now < t.until)
+        awaiting = tuple(t for t in report.awaiting if now is not None and now < t.until)
         return DayReport(report.day, report.steps, report.triggers, report.shot_rulings,
                          report.proposed_shots, awaiting, report.win)
 

@@ -11,8 +11,9 @@ its first counting use. What no longer stands is ``superseded``.
 
 The pack's order is final at the end of its phase, or earlier when every wolf of the pack
 has sent an order naming the same target (then 通灵 can be told; later orders are
-``late``). The night closes at the end of its last phase, or earlier at the moment every
-acting identity has acted (later actions are ``late``).
+``late``). The night is ready to propose (``closed_at``) at the end of its last phase, or
+earlier at the moment every acting identity has acted; an actor may still change its
+action until its own phase ends (救药 then 毒药: the last stands), and the proposal with it.
 
 Phases are ruled in their order, so a choice that depends on earlier ones (双身份: 解药 only
 on a 濒死 player, which depends on 守卫 and 狼人) sees them final.
@@ -121,10 +122,19 @@ class Judgement:
     rulings: tuple[ActionRuling, ...]  # in game order
     choices: Choices
     pack_final_at: datetime | None  # None: not final yet
-    closed_at: datetime | None  # None: still open at ``now``
+    closed_at: datetime | None  # when every acting identity had acted (None: not yet at ``now``)
     waiting: tuple[tuple[str, datetime], ...]  # (phase name, its end) of who has not acted
     feedback: tuple[Feedback, ...]
     pack_orders: tuple[PackOrder, ...] = ()
+
+    @property
+    def settled_at(self) -> datetime | None:
+        """The moment the night's result dates from: the close, or a later change still
+        inside its phase (None: not closed)."""
+        if self.closed_at is None:
+            return None
+        counted = [r.action.at for r in self.rulings if r.counted and r.action.at is not None]
+        return max([self.closed_at, *counted])
 
     @property
     def disagreement(self) -> bool:
@@ -227,8 +237,6 @@ def _rule_one(ctx: NightContext, run: _Run, index: int, action: Action, closed_a
     pack_slot = ("", Skill.KILL)
     if pack_slot in slots and run.pack_final_at is not None and run.pack_final_index is not None:
         return no(ActionReason.LATE, f"狼队的指杀目标已于 {run.pack_final_at:%H:%M} 确定", identity)
-    if closed_at is not None and action.at > closed_at:
-        return no(ActionReason.LATE, f"夜晚已于 {closed_at:%H:%M} 全部行动完毕", identity)
     for slot in slots:
         held = run.standing.get(slot)
         if held is not None and run.rulings[held].action.skill in mode.first_stands:  # type: ignore[attr-defined]

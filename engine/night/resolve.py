@@ -46,17 +46,24 @@ class NightResult:
     awaiting: tuple[Trigger, ...]
     win: Win | None
     steps: tuple[StepRecord, ...]
-    closed_at: datetime | None  # None: the night's actions are not all in yet
-    waiting: tuple[tuple[str, datetime], ...]  # phases still open, with their ends
+    closed_at: datetime | None  # every acting identity had acted (None: not yet)
+    waiting: tuple[tuple[str, datetime], ...]  # who has not acted, with their phase's end
     before: Position
     after: Position
     pack_orders: tuple[PackOrder, ...] = ()
     warnings: tuple[str, ...] = ()
+    over: bool = True  # every phase has ended (at ``now``)
+
+    @property
+    def ready(self) -> bool:
+        """The bot may propose it: everyone has acted (or their phases ended) and every
+        triggered skill is decided. An actor may still change within its phase."""
+        return self.closed_at is not None and not self.awaiting
 
     @property
     def final(self) -> bool:
-        """Nothing more can change it: every phase closed, every triggered skill decided."""
-        return self.closed_at is not None and not self.awaiting
+        """Nothing more can change it: every phase has ended, every triggered skill decided."""
+        return self.over and self.ready
 
     @property
     def disagreement(self) -> bool:
@@ -95,6 +102,7 @@ class NightResult:
             "feedback": [f.to_json(skill) for f in self.feedback],
             "awaiting": [t.to_json(skill) for t in self.awaiting],
             "win": self.win.to_json() if self.win else None,
+            "ready": self.ready,
             "final": self.final,
             "pending": list(self.pending()),
             "steps": [{"name": s.name, "notes": list(s.outcome.notes)} for s in self.steps],
@@ -109,7 +117,7 @@ def resolve(ctx: NightContext, actions: Iterable[Action], now: datetime | None =
     mode: Mode = ctx.mode  # type: ignore[assignment]
     actions = list(actions)
     judgement = judge(ctx, actions, now)
-    close = judgement.closed_at or now or ctx.plan.end
+    close = judgement.settled_at or now or ctx.plan.end
     position = ctx.position_at(close)
     before = position
     rulings = {r.action: r for r in judgement.rulings}
@@ -119,7 +127,7 @@ def resolve(ctx: NightContext, actions: Iterable[Action], now: datetime | None =
     warnings: list[str] = []
     if position.win is not None:
         warnings.append(f"游戏已结束（{position.win.faction.value}获胜），本晚不结算")
-        return _result(mode, ctx, judgement, rulings, records, total, awaiting, position, before, warnings)
+        return _result(mode, ctx, judgement, rulings, records, total, awaiting, position, before, warnings, now)
     facts = NightFacts(ctx.night, judgement.choices, close)
     for step in mode.steps():
         position, outcome = step.run(position, facts, total)
@@ -133,7 +141,7 @@ def resolve(ctx: NightContext, actions: Iterable[Action], now: datetime | None =
                                  awaiting, now)
         if position.win is not None:
             break
-    return _result(mode, ctx, judgement, rulings, records, total, awaiting, position, before, warnings)
+    return _result(mode, ctx, judgement, rulings, records, total, awaiting, position, before, warnings, now)
 
 
 def _check(mode: Mode, position: Position, outcome: Outcome, step: str) -> Win | None:
@@ -154,7 +162,8 @@ def _shots(mode: Mode, ctx: NightContext, actions: list[Action], triggers: tuple
         decided, shot_rulings = judge_shot(mode, trigger, actions, position)
         rulings.update({r.action: r for r in shot_rulings})
         if decided is None:
-            if now is None or now < trigger.until:
+            # Offline (now None) every stored action is in and every window has passed.
+            if now is not None and now < trigger.until:
                 awaiting.append(trigger)
             continue
         if decided.skill is Skill.PASS:
@@ -209,7 +218,7 @@ def judge_shot(mode: Mode, trigger: Trigger, actions: Iterable[Action], position
 
 def _result(mode: Mode, ctx: NightContext, judgement: Judgement, rulings: dict[Action, ActionRuling],
             records: list[StepRecord], total: Outcome, awaiting: list[Trigger], position: Position,
-            before: Position, warnings: list[str]) -> NightResult:
+            before: Position, warnings: list[str], now: datetime | None) -> NightResult:
     deaths = tuple(replace(d, order=k) for k, d in enumerate(total.deaths, start=1))
     ordered = tuple(sorted(rulings.values(), key=lambda r: r.action.sort_key()))
     return NightResult(
@@ -219,4 +228,5 @@ def _result(mode: Mode, ctx: NightContext, judgement: Judgement, rulings: dict[A
             before.win is None) else None,
         steps=tuple(records), closed_at=judgement.closed_at, waiting=judgement.waiting,
         before=before, after=position, pack_orders=judgement.pack_orders, warnings=tuple(warnings),
+        over=now is None or now >= ctx.plan.end,
     )
