@@ -80,6 +80,7 @@ SKILL_WORDS: dict[str, Skill] = {
     "守护": Skill.SHIELD, "守护之盾": Skill.SHIELD, "守": Skill.SHIELD, "shield": Skill.SHIELD,
     "最后一枪": Skill.LAST_SHOT, "开枪": Skill.LAST_SHOT, "枪": Skill.LAST_SHOT,
     "last_shot": Skill.LAST_SHOT,
+    "通灵": Skill.PSYCHIC, "长寿之命": Skill.LONGEVITY, "冤死": Skill.SCAPEGOAT,
     "放弃": Skill.PASS, "弃权": Skill.PASS, "不行动": Skill.PASS, "空": Skill.PASS,
     "pass": Skill.PASS,
 }
