@@ -55,7 +55,7 @@ class Briefing:
         else:
             line = f"你的两个身份：{' / '.join(self.identities)}。"
             if self.ordering:
-                line += (f"请在第一天开始前把你的第一身份告诉导演（或私信机器人：顺序 身份）；"
+                line += (f"请在第一天开始前告诉导演哪个是你的第一身份；"
                          f"未排序则按发牌顺序，{self.identities[0]}为第一身份。")
         if self.pack:
             line += f"狼人同伴：{'、'.join(self.pack)}。"
@@ -167,14 +167,16 @@ class Mode(ABC):
         problems: list[str] = []
         seats = {normalise_name(p): p for p in players}
         hands: dict[str, tuple[Identity, ...]] = {}
+        seen: set[str] = set()
         for key, value in table.items():
             player = seats.get(normalise_name(str(key)))
             if player is None:
                 problems.append(f"“{key}”不是玩家")
                 continue
-            if player in hands:
+            if player in seen:
                 problems.append(f"{player} 在身份表中出现了两次")
                 continue
+            seen.add(player)
             words = [value] if isinstance(value, str) else value
             if not isinstance(words, (list, tuple)) or not all(isinstance(w, str) for w in words):
                 problems.append(f"{player} 的身份应写成文字" + ("或两个身份的列表" if self.layers > 1 else ""))
@@ -190,8 +192,7 @@ class Mode(ABC):
                     problems.extend(f"{player}：{p}" for p in exc.problems)
             if len(hand) == len(words):
                 hands[player] = tuple(hand)
-        missing = [p for p in players if p not in hands and not any(
-            pr.startswith(f"{p} ") or pr.startswith(f"{p}：") for pr in problems)]
+        missing = [p for p in players if p not in seen]
         if missing:
             problems.append(f"身份表缺少：{'、'.join(missing)}")
         if problems:

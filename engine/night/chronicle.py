@@ -89,6 +89,8 @@ class Chronicle:
                  settings: NightSettings = NightSettings()) -> None:
         if tuple(sheet.players) != tuple(state.players):
             raise ChronicleError("身份表的玩家与游戏的玩家（座位顺序）不一致")
+        if sheet.ruleset != mode.code or state.identities != mode.layers:
+            raise ChronicleError(f"身份表或游戏不是{mode.title}的（每人 {mode.layers} 个身份）")
         self.mode = mode
         self.sheet = sheet
         self.state = state

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from engine.night.actions import Action, ActionReason, ActionRuling
+from engine.night.base import Mode
 from engine.night.identities import Identity, Skill
 from engine.night.phases import NightPlan, Phase
 from engine.night.position import Position
@@ -102,7 +103,7 @@ class NightContext:
     daytime changes that land during it (a shot after the vote-out, a red card), each
     with the position right after."""
 
-    mode: object  # engine.night.base.Mode (not imported: the base imports this module)
+    mode: Mode
     night: int
     plan: NightPlan
     start: Position
@@ -194,7 +195,7 @@ def _rule(ctx: NightContext, acts: list[Action], cutoff: datetime | None, closed
             note = ""
             if later:
                 by = later[-1]
-                note = f"被{by.actor} {by.at:%H:%M} 的{mode.skill_name(by.skill)}取代"  # type: ignore[attr-defined]
+                note = f"被{by.actor} {by.at:%H:%M} 的{mode.skill_name(by.skill)}取代"
             run.rulings[index] = ActionRuling(ruling.action, ruling.identity, False, ActionReason.SUPERSEDED, note)
     return run
 
@@ -207,7 +208,7 @@ def _phase_key(ctx: NightContext, action: Action) -> Identity | None:
 def _phase_of(ctx: NightContext, position: Position, action: Action) -> Phase | None:
     skill = action.skill
     if skill is Skill.PASS:
-        skills = ctx.mode.skills_now(position, action.actor) if action.actor in position.players else ()  # type: ignore[attr-defined]
+        skills = ctx.mode.skills_now(position, action.actor) if action.actor in position.players else ()
         skill = skills[0] if skills else Skill.PASS
     return ctx.plan.phase_for(skill)
 
@@ -225,23 +226,23 @@ def _rule_one(ctx: NightContext, run: _Run, index: int, action: Action, closed_a
     identity = position.current(actor)
     if identity is None:
         return no(ActionReason.ACTOR_OUT, f"{actor} 已出局", position.sheet.hand(actor)[-1])
-    skills = mode.skills_now(position, actor)  # type: ignore[attr-defined]
+    skills = mode.skills_now(position, actor)
     if (action.skill is Skill.PASS and not skills) or (action.skill is not Skill.PASS and action.skill not in skills):
-        return no(ActionReason.NO_SKILL, mode.no_skill_note(position, actor, action.skill), identity)  # type: ignore[attr-defined]
+        return no(ActionReason.NO_SKILL, mode.no_skill_note(position, actor, action.skill), identity)
     if action.at < ctx.plan.start:
         return no(ActionReason.EARLY, f"第{ctx.night}晚 {ctx.plan.start:%m-%d %H:%M} 开始", identity)
     phase = _phase_of(ctx, position, action)
     if phase is not None and action.at >= phase.end:
         return no(ActionReason.LATE, f"{phase.name}行动 {phase.end:%m-%d %H:%M} 截止", identity)
-    slots = mode.slots(position, action)  # type: ignore[attr-defined]
+    slots = mode.slots(position, action)
     pack_slot = ("", Skill.KILL)
     if pack_slot in slots and run.pack_final_at is not None and run.pack_final_index is not None:
         return no(ActionReason.LATE, f"狼队的指杀目标已于 {run.pack_final_at:%H:%M} 确定", identity)
     for slot in slots:
         held = run.standing.get(slot)
-        if held is not None and run.rulings[held].action.skill in mode.first_stands:  # type: ignore[attr-defined]
+        if held is not None and run.rulings[held].action.skill in mode.first_stands:
             first = run.rulings[held].action
-            return no(ActionReason.NO_SKILL, f"今晚已{mode.skill_name(first.skill)}（{first.target}），每晚限用一次",  # type: ignore[attr-defined]
+            return no(ActionReason.NO_SKILL, f"今晚已{mode.skill_name(first.skill)}（{first.target}），每晚限用一次",
                       identity)
     problem = _target_problem(ctx, position, action, run)
     if problem is not None:
@@ -251,7 +252,7 @@ def _rule_one(ctx: NightContext, run: _Run, index: int, action: Action, closed_a
         run.standing[slot] = index
     if pack_slot in slots:
         run.orders[actor] = PackOrder(actor, action.target if action.skill is Skill.KILL else None, action.at)
-        pack = mode.pack(position)  # type: ignore[attr-defined]
+        pack = mode.pack(position)
         latest = [run.orders.get(w) for w in pack]
         if pack and all(o is not None for o in latest) and len({o.target for o in latest if o}) == 1:
             run.pack_final_at, run.pack_final_index = action.at, index
@@ -269,7 +270,7 @@ def _target_problem(ctx: NightContext, position: Position, action: Action, run: 
     if not position.in_game(target):
         return ActionReason.TARGET_OUT, f"{target} 已出局"
     choices = Choices(tuple((slot, _action_of(run, i)) for slot, i in run.standing.items()))
-    return ctx.mode.check_target(position, action, choices)  # type: ignore[attr-defined]
+    return ctx.mode.check_target(position, action, choices)
 
 
 def _action_of(run: _Run, index: int) -> Action:
@@ -282,14 +283,14 @@ def _waiting(ctx: NightContext, run: _Run, acts: list[Action], at: datetime | No
     position = ctx.position_at(at)
     waiting: list[tuple[str, datetime]] = []
     wolves = ctx.plan.phase_for(Skill.KILL)
-    pack = mode.pack(position)  # type: ignore[attr-defined]
+    pack = mode.pack(position)
     if wolves is not None and pack and run.pack_final_at is None and (at is None or at < wolves.end):
         waiting.append((wolves.name, wolves.end))
     for player in position.living:
-        if not mode.skills_now(position, player):  # type: ignore[attr-defined]
+        if not mode.skills_now(position, player):
             continue
         probe = Action(ctx.night, player, Skill.PASS, (), at)
-        slots = [s for s in mode.slots(position, probe) if s != ("", Skill.KILL)]  # type: ignore[attr-defined]
+        slots = [s for s in mode.slots(position, probe) if s != ("", Skill.KILL)]
         if not slots or all(s in run.standing for s in slots):
             continue
         phase = _phase_of(ctx, position, probe)
@@ -310,19 +311,19 @@ def _judgement(ctx: NightContext, acts: list[Action], run: _Run, closed_at: date
     pack_final = run.pack_final_at
     if pack_final is None and wolves is not None and (now is None or now >= wolves.end or closed_at is not None):
         pack_final = min(wolves.end, closed_at) if closed_at is not None else wolves.end
-    if pack_final is None and wolves is not None and not mode.pack(ctx.start):  # type: ignore[attr-defined]
+    if pack_final is None and wolves is not None and not mode.pack(ctx.start):
         pack_final = ctx.plan.start  # no wolf can give an order: nothing to wait for
     feedback: list[Feedback] = []
     for ruling in rulings:
         a = ruling.action
         if ruling.counted and a.skill is Skill.DIVINE and a.target is not None:
-            result = mode.divine_result(ctx.position_at(a.at), a.target)  # type: ignore[attr-defined]
+            result = mode.divine_result(ctx.position_at(a.at), a.target)
             feedback.append(Feedback(a.actor, Skill.DIVINE, result, a.target, a.at))
     if pack_final is not None:
-        witch = mode.psychic_to(ctx.position_at(pack_final))  # type: ignore[attr-defined]
+        witch = mode.psychic_to(ctx.position_at(pack_final))
         if witch is not None:
             kill = choices.kill
             feedback.append(Feedback(witch, Skill.PSYCHIC, (kill,) if kill else (), None, pack_final))
-    pack = mode.pack(ctx.position_at(now if now is not None else closed_at))  # type: ignore[attr-defined]
+    pack = mode.pack(ctx.position_at(now if now is not None else closed_at))
     orders = tuple(run.orders[w] for w in pack if w in run.orders)
     return Judgement(ctx.night, rulings, choices, pack_final, closed_at, waiting, tuple(feedback), orders)

@@ -53,9 +53,6 @@ class Simple14(Mode):
     def pack_at_deal(self, sheet) -> tuple[str, ...]:
         return sheet.holders(W)  # 所有狼人将在游戏开始后互知共群
 
-    def wolves(self, position: Position) -> tuple[str, ...]:
-        return self.pack(position)
-
     # --- actions -------------------------------------------------------------------------
 
     def slots(self, position: Position, action: Action):
