@@ -172,23 +172,23 @@ def judge(ctx: NightContext, actions: Iterable[Action], now: datetime | None = N
     for moment in moments:
         if now is not None and moment > now:
             break
-        run = _rule(ctx, acts, moment, None)
+        run = _rule(ctx, acts, moment)
         if not _waiting(ctx, run, acts, moment):
             closed_at = moment
             break
-    run = _rule(ctx, acts, now, closed_at)
+    run = _rule(ctx, acts, now)
     waiting = () if closed_at is not None else _waiting(ctx, run, acts, now)
     return _judgement(ctx, acts, run, closed_at, waiting, now)
 
 
-def _rule(ctx: NightContext, acts: list[Action], cutoff: datetime | None, closed_at: datetime | None) -> _Run:
+def _rule(ctx: NightContext, acts: list[Action], cutoff: datetime | None) -> _Run:
     mode = ctx.mode
     run = _Run()
     included = [(i, a) for i, a in enumerate(acts) if cutoff is None or a.at <= cutoff]
     order = {p.key: k for k, p in enumerate(ctx.plan.phases)}
     groups = sorted(included, key=lambda ia: (order.get(_phase_key(ctx, ia[1]), -1), ia[0]))
     for index, action in groups:
-        run.rulings[index] = _rule_one(ctx, run, index, action, closed_at)
+        run.rulings[index] = _rule_one(ctx, run, index, action)
     for index, ruling in list(run.rulings.items()):
         if ruling.counted and not any(run.standing.get(s) == index for s in run.slots.get(index, ())):
             later = [acts[run.standing[s]] for s in run.slots.get(index, ()) if s in run.standing]
@@ -213,7 +213,7 @@ def _phase_of(ctx: NightContext, position: Position, action: Action) -> Phase | 
     return ctx.plan.phase_for(skill)
 
 
-def _rule_one(ctx: NightContext, run: _Run, index: int, action: Action, closed_at: datetime | None) -> ActionRuling:
+def _rule_one(ctx: NightContext, run: _Run, index: int, action: Action) -> ActionRuling:
     mode = ctx.mode
     position = ctx.position_at(action.at)
     actor = action.actor
