@@ -22,6 +22,9 @@ class EventKind(StrEnum):
     SCAPEGOAT = "scapegoat"  # 双身份: whose first identity is 替罪羊
     ACCELERATED = "accelerated"  # a day is accelerated (§3.5)
     VOTERS = "voters"  # 冤死: who may vote on ``day`` (empty: no one)
+    # 14人简易 投降: the faction of ``player`` (who proposed it, 狼人阵营可以由阵营中的某一角色发起投降)
+    # loses (该阵营优先判负). Only the identities know the faction: engine.night reads it.
+    SURRENDER = "surrender"
 
 
 class OutWhy(StrEnum):
@@ -59,6 +62,7 @@ KIND_ZH: dict[EventKind, str] = {
     EventKind.SCAPEGOAT: "替罪羊",
     EventKind.ACCELERATED: "加速",
     EventKind.VOTERS: "冤死：指定投票人",
+    EventKind.SURRENDER: "投降",
 }
 
 # Words directors typed for ``why`` before the causes were codes (old stores, configs).
@@ -112,6 +116,10 @@ class GameEvent:
     note: str = ""  # the director's words
     ref: int | None = None
     seq: tuple[int, ...] = ()
+    # out / identity_lost, optional (SPEC §10.6): what took the identity — 杀人, 毒药, 最后一枪,
+    # 投票, 红牌, … — where ``why`` is too coarse for the night's rules (an elder out by 毒药
+    # costs the witch and the seer their skills; out by 杀人 does not).
+    cause: str = ""
 
     def __post_init__(self) -> None:
         if self.kind in (EventKind.OUT, EventKind.IDENTITY_LOST) and self.why is None:
@@ -138,7 +146,8 @@ class GameEvent:
         return replace(self, seq=seq)
 
     def describe(self) -> str:
-        """One line in Chinese, for the audit log and the director's screens."""
+        """One line in Chinese, for the audit log and the director's screens. ``cause``
+        is left out on purpose: 毒药 or 最后一枪 would tell a log reader who holds what."""
         when = f"{self.at:%m-%d %H:%M}" if self.at is not None else "开局前"
         if self.kind is EventKind.OUT:
             what = f"{self.player} {WHY_ZH[self.why or OutWhy.OTHER]}"
@@ -152,6 +161,8 @@ class GameEvent:
             what = f"替罪羊：{self.player}" if self.player else "替罪羊：无"
         elif self.kind is EventKind.ACCELERATED:
             what = f"第{self.day}日加速"
+        elif self.kind is EventKind.SURRENDER:
+            what = f"{self.player} 所在阵营投降"
         else:
             who = "、".join(self.players) if self.players else "无人"
             what = f"第{self.day}日可投票：{who}"
