@@ -18,9 +18,11 @@ row is claimed — state ``sending``, attempts + 1, the attempt's time and the n
 of the conversation known then — and COMMITTED before the forum is asked. A row left
 ``sending`` (killed mid-send, a dropped connection, a timeout) is looked up in the
 conversation by its marker before anything is sent again: found → sent with that pmid;
-not found by a read that began at least ``PM_SETTLE_SECONDS`` after the attempt → sent
-again. A read sooner than that proves nothing (the forum lists no message of the current
-second): it waits the rest of the interval first. Sending happens under the outbox's
+not found by a read that began at least ``PM_SETTLE_SECONDS`` after the attempt's fate
+became unknown (the error, or this process's first sight of a row another left) → sent
+again. A read sooner than that proves nothing: the forum lists no message of the current
+second, and stamps a PM when its POST is handled — after the client's flood-clock wait,
+up to 16 s past the claim. It waits the rest of the interval first. Sending happens under the outbox's
 publish lock (one process sends at a time).
 
 A text longer than the forum keeps is cut into parts (``（第1/3条）``): the ``message``
@@ -141,6 +143,8 @@ class PmBox:
         self.store = store
         self._rng = rng
         self.max_bytes = max_bytes
+        # row → when this process learned its send's fate was unknown (see ``_send_one``).
+        self._unsure: dict[int, datetime] = {}
 
     # -- reading -----------------------------------------------------------------------
 
@@ -242,9 +246,16 @@ class PmBox:
                   pause: Callable[[float], None]) -> SendOutcome:
         if row.state == "sending":
             # Tried before: it may be on the forum. Never send before looking, and look only
-            # once the attempt's second is over (a message of the current second is unlisted).
+            # once the second it may have been stored in is over (a message of the current
+            # second is unlisted). That second is not the claim's: the client waits for the
+            # flood clock (16 s on X3.5) and may wait again for a second chance after the
+            # claim, and the forum stamps the PM when the POST is handled. What bounds it is
+            # when the attempt's fate became unknown — the error, here, or for a row left by
+            # another process (killed, reloaded) the moment it is first seen here, which is
+            # after that process ended.
             assert row.attempted_at is not None
-            wait = PM_SETTLE_SECONDS - (clock_now() - row.attempted_at).total_seconds()
+            unsure = max(row.attempted_at, self._unsure.setdefault(row.id, clock_now()))
+            wait = PM_SETTLE_SECONDS - (clock_now() - unsure).total_seconds()
             if wait > 0:
                 pause(wait)
             try:
@@ -253,6 +264,7 @@ class PmBox:
                 self._note(row.id, f"looking for it: {type(exc).__name__}: {exc}", clock_now())
                 return SendOutcome(row.id, "unresolved", error=exc)
             if found is not None:
+                self._unsure.pop(row.id, None)
                 self._done(row.id, found.id, clock_now(), found=True)
                 log.info("PM #%d: found in the conversation as pmid %d (not sent again)", row.id, found.id)
                 return SendOutcome(row.id, "found", pmid=found.id)
@@ -281,11 +293,14 @@ class PmBox:
                     conn.execute("UPDATE notify_pms SET state = 'queued', last_error = ?, updated_at = ?"
                                  " WHERE id = ?", (f"{type(exc).__name__}: {exc}", iso(clock_now()), row.id))
                 return SendOutcome(row.id, "deferred", error=exc)
+            self._unsure[row.id] = clock_now()
             self._note(row.id, f"{type(exc).__name__}: {exc}", clock_now())
             return SendOutcome(row.id, "unresolved", error=exc)
         except errors.ForumError as exc:  # may have reached the forum: looked up first next time
+            self._unsure[row.id] = clock_now()
             self._note(row.id, f"{type(exc).__name__}: {exc}", clock_now())
             return SendOutcome(row.id, "unresolved", error=exc)
+        self._unsure.pop(row.id, None)
         self._done(row.id, sent.pmid, clock_now(), found=False)
         return SendOutcome(row.id, "sent", pmid=sent.pmid)
 

@@ -413,3 +413,28 @@ def test_notify__the_example_config_has_it_on_and_the_demos_copy_off(tmp_path):
     on = config_from(EXAMPLE_CONFIG, tmp_path / "h.toml", "http://127.0.0.1:9/", tmp_path / "h.sqlite",
                      notify={"enabled": True})
     assert load_settings(load_config(on)).notify.enabled
+
+
+def test_notify__a_pm_stored_after_the_write_clock_wait_is_found_not_sent_again(tmp_path):
+    """The claim is taken before the client waits for the account's flood clock (16 s on
+    X3.5 after a post): the forum stamps the PM when its POST is handled, long after the
+    claim. A lookup right after the lost answer — in the PM's own second, which no
+    conversation view lists yet — must not count as "not stored" because the claim is
+    old: it waits out the second the answer was lost in."""
+    ng = notify_game(tmp_path, "x3", start=at(1, "12:00"), min_request_interval_seconds=0)
+    try:
+        ng.tick()
+        notifier = ng.game.agent.notifier
+        ng.rt.outbox.create_draft(DraftKind.CARD_NOTICE, ng.game.world.tids["progress"], "判罚通知：烧卖 蓝牌",
+                                  now=ng.clock.now())
+        ng.game.agent.client._last_write_at = ng.clock.now().timestamp()  # as if it had just posted
+        ng.sim.faults.add(Fault.DROP_AFTER_STORE, match="op=send")  # stored, the answer lost
+        ng.game.agent.tick()
+        [row] = notifier.pmbox.rows("sending")
+        assert row.attempts == 1
+        notifier.send_pending(ng.clock.now())  # at once: the same second as the store
+        ng.tick()
+        assert notifier.pmbox.get(row.id).state == "sent" and notifier.pmbox.get(row.id).attempts == 1
+        assert len([m for m in ng.bot_pms() if row.marker in m.text]) == 1
+    finally:
+        ng.close()
