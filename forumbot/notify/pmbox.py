@@ -13,7 +13,10 @@ not the thread, and not before ``PM_SETTLE_SECONDS``. The discipline is the outb
            nothing sent)
     queued ──▶ dropped (never sent: every matter it told ended before it could go)
 
-Each PM ends with a marker line (``forumbot:pm-3fa9c1-17-0b5e2d``: game, row, random). A
+Each PM begins with the game it is about (``［第二局］``: one director may run several
+games on one bot account) and ends with a marker line, ``（防重发标记 pm-3fa9c1-17-0b5e2d）``
+(game, row, random: what the bot looks for in the conversation so that it never sends a
+PM twice; earlier versions wrote ``（forumbot:pm-…）``, found the same way). A
 row is claimed — state ``sending``, attempts + 1, the attempt's time and the newest pmid
 of the conversation known then — and COMMITTED before the forum is asked. A row left
 ``sending`` (killed mid-send, a dropped connection, a timeout) is looked up in the
@@ -52,7 +55,8 @@ log = logging.getLogger("forumbot.notify")
 
 PM_MAX_BYTES = 65535  # the message column (MySQL text) of X3.5's and 7.2's UCenter
 _MARGIN = 512  # the part header, the marker line and a GBK entity or two
-PM_MARKER = re.compile(r"forumbot:(pm-[0-9a-f]{6}-[0-9]+-[0-9a-f]{6})")
+PM_MARKER = re.compile(r"(?:forumbot:|防重发标记 )(pm-[0-9a-f]{6}-[0-9]+-[0-9a-f]{6})")
+MARKER_LINE = "（防重发标记 {marker}）"  # says what it is, in as few characters as it can
 
 # The forum said no and nothing was stored, but it will likely pass later by itself.
 _TRANSIENT = (errors.FloodControl, errors.SiteClosed, errors.NotLoggedIn, errors.BadFormHash,
@@ -117,10 +121,20 @@ class PmRow:
     created_at: datetime
 
     @property
+    def games(self) -> list[str]:
+        """The games it is about, as its first line names them."""
+        return [str(g) for g in self.detail.get("games") or ()]
+
+    @property
     def text(self) -> str:
-        """What is sent: the part's header, the body, the marker line."""
+        """What is sent: the game, the part's header, the body, the marker line."""
+        names = self.games
+        shown = "、".join(names)
+        if len(shown) > 40 or len(names) > 5:  # the margin (``_MARGIN``) keeps room for 40 characters
+            shown = f"{names[0][:40]}等 {len(names)} 局"
+        game = f"［{shown}］" if names else ""
         head = f"（第{self.part}/{self.parts}条）\n" if self.parts > 1 else ""
-        return f"{head}{self.body.rstrip()}\n（forumbot:{self.marker}）"
+        return f"{game}{head}{self.body.rstrip()}\n{MARKER_LINE.format(marker=self.marker)}"
 
 
 def _row(r: Mapping[str, Any]) -> PmRow:
@@ -139,8 +153,10 @@ class SendOutcome:
 
 
 class PmBox:
-    def __init__(self, store: Store, *, rng: random.Random | None = None, max_bytes: int = PM_MAX_BYTES) -> None:
+    def __init__(self, store: Store, *, rng: random.Random | None = None, max_bytes: int = PM_MAX_BYTES,
+                 game: str | None = None) -> None:
         self.store = store
+        self.game = game  # the game's name, at the head of every PM (unless ``queue`` names others)
         self._rng = rng
         self.max_bytes = max_bytes
         # row → when this process learned its send's fate was unknown (see ``_send_one``).
@@ -181,9 +197,12 @@ class PmBox:
     # -- queueing ----------------------------------------------------------------------
 
     def queue(self, to_uid: int, body: str, *, purpose: str, now: datetime,
-              detail: Mapping[str, Any] | None = None, charset: str = "utf-8") -> list[PmRow]:
-        """Queue ``body`` for ``to_uid`` (in parts when it is longer than the forum keeps);
-        joins the caller's transaction."""
+              detail: Mapping[str, Any] | None = None, charset: str = "utf-8",
+              games: list[str] | None = None) -> list[PmRow]:
+        """Queue ``body`` for ``to_uid`` (in parts when it is longer than the forum keeps),
+        headed by ``games`` (default: this box's game); joins the caller's transaction."""
+        names = games if games is not None else ([self.game] if self.game else [])
+        detail = {**dict(detail or {}), **({"games": names} if names else {})}
         parts = split_text(body.strip(), self.max_bytes - _MARGIN, charset)
         rows = []
         with self.store.write() as conn:

@@ -17,7 +17,7 @@ from forumbot.scenario import BOT, DIRECTOR, at
 from forumbot.settings import load_settings
 from forumbot.simulator import Fault
 from tests.forumbot.game_support import config_text
-from tests.forumbot.notify_support import NotifyGame, notify_game
+from tests.forumbot.notify_support import NotifyGame, body, head, notify_game
 
 GENERATIONS = [("x3", "utf-8"), ("7.2", "utf-8")]
 
@@ -45,7 +45,9 @@ def test_notify__a_waiting_draft_is_told_once(ng):
     assert len(about) == 1, [m.text for m in ng.bot_pms()]
     text = about[0].text
     code = ng.code_of(draft)
-    assert f"「批准 {code}」发出" in text and f"「查看 {code}」" in text and "forumbot:pm-" in text
+    assert f"「批准 {code}」发出" in text and f"「查看 {code}」" in text
+    assert text.endswith("）") and "（防重发标记 pm-" in text.splitlines()[-1]  # says what it is, in Chinese
+    assert head(text) == ng.name  # every PM names its game
     assert ng.rt.outbox.get(draft.id).state is DraftState.DRAFT  # telling approves nothing
 
 
@@ -64,7 +66,7 @@ def test_notify__approve_by_pm_publishes_once(ng):
     posts = [p for p in ng.sim.posts(ng.game.world.tids["vote1"]) if done.marker in p.message]
     assert len(posts) == 1 and posts[0].pid == done.pid
     texts = [m.text for m in ng.bot_pms()]
-    (answer,) = [t for t in texts if t.startswith(f"已批准 #{draft.id} 第1日最终计票")]
+    (answer,) = [t for t in texts if body(t).startswith(f"已批准 #{draft.id} 第1日最终计票")]
     # written before the post went out, sent after: it says how that went, with the pid
     assert f"现在：#{draft.id} 第1日最终计票 已" in answer and f"已发布（pid {done.pid}）" in answer
     assert any(f"编号 {code} 已经用过" in t and "通过站内信批准，已发布" in t for t in texts)
@@ -80,7 +82,7 @@ def test_notify__approve_by_pm_on_a_gbk_72_forum(tmp_path):
         ng.says(f"好的，批准　{code.lower()}。谢谢！")  # full-width space, lower case, words around
         ng.tick()
         assert ng.rt.outbox.get(draft.id).state is DraftState.PUBLISHED
-        assert any(m.text.startswith(f"已批准 #{draft.id}") for m in ng.bot_pms())
+        assert any(body(m.text).startswith(f"已批准 #{draft.id}") for m in ng.bot_pms())
         assert "警长" in ng.sim.post(ng.rt.outbox.get(draft.id).pid).message
     finally:
         ng.close()
@@ -94,7 +96,7 @@ def test_notify__reject_view_and_several_commands_in_one_message(ng):
     rejected = ng.rt.outbox.get(draft.id)
     assert rejected.state is DraftState.REJECTED
     assert ng.rt.outbox.history(draft.id)[-1].detail["why"] == "饺子的票要再核对"
-    [answer] = [m.text for m in ng.bot_pms() if m.text.startswith("【全文】")]
+    [answer] = [m.text for m in ng.bot_pms() if body(m.text).startswith("【全文】")]
     assert draft.body.strip() in answer and f"已驳回 #{draft.id} 第1日最终计票，不会发出（理由：饺子的票要再核对）" in answer
 
 
@@ -177,18 +179,18 @@ def test_notify__view_a_draft_longer_than_the_forum_keeps_in_several_pms(tmp_pat
     ng = notify_game(tmp_path, "x3", start=at(1, "12:00"))
     try:
         ng.tick()
-        body = "\n".join(f"第{i}行：" + "饺子包子汤圆月饼" * 40 for i in range(260))  # ≈ 250 KB in UTF-8
-        draft = ng.rt.outbox.create_draft(DraftKind.CARD_NOTICE, ng.game.world.tids["progress"], body,
+        text = "\n".join(f"第{i}行：" + "饺子包子汤圆月饼" * 40 for i in range(260))  # ≈ 250 KB in UTF-8
+        draft = ng.rt.outbox.create_draft(DraftKind.CARD_NOTICE, ng.game.world.tids["progress"], text,
                                           now=ng.clock.now())
         ng.tick()
         code = ng.code_of(draft)
         ng.says(f"查看 {code}")
         ng.tick()
-        parts = [m.text for m in ng.bot_pms() if "【全文】" in m.text or m.text.startswith("（第")]
+        parts = [m.text for m in ng.bot_pms() if "【全文】" in m.text or body(m.text).startswith("（第")]
         assert len(parts) >= 4
         assert all(len(t.encode("utf-8")) <= 65535 for t in parts)
-        joined = "\n".join(t.split("\n", 1)[1].rsplit("\n（forumbot:", 1)[0] for t in parts)
-        assert body in joined
+        joined = "\n".join(t.split("\n", 1)[1].rsplit("\n（防重发标记 ", 1)[0] for t in parts)
+        assert text in joined
     finally:
         ng.close()
 
@@ -210,7 +212,7 @@ def test_notify__a_command_read_twice_is_applied_once(ng):
     assert len(ng.bot_pms()) == sent  # nothing carried out again, nothing answered again
     approvals = [e for e in ng.rt.store.audit_log(action_prefix="outbox.approved") if e.detail["draft"] == draft.id]
     assert len(approvals) == 1
-    assert sum(1 for m in ng.bot_pms() if m.text.startswith(f"已批准 #{draft.id}")) == 1
+    assert sum(1 for m in ng.bot_pms() if body(m.text).startswith(f"已批准 #{draft.id}")) == 1
 
 
 def test_notify__a_message_of_the_current_second_is_read_next_pass(tmp_path):
@@ -369,7 +371,7 @@ def test_notify__the_command_says_where_it_stands_and_sends_a_test_pm(tmp_path):
         assert "上一条站内信" in status.output
         sent = cli(ng.game, "notify", "--test")
         assert sent.exit_code == 0, sent.output
-        [test] = [m for m in ng.bot_pms() if m.text.startswith("【测试】")]
+        [test] = [m for m in ng.bot_pms() if body(m.text).startswith("【测试】")]
         assert f"pmid {test.pmid}" in sent.output
         assert any(f"#{draft.id}" in m.text for m in ng.bot_pms())
     finally:
@@ -385,7 +387,7 @@ def test_notify__a_failed_post_is_told_with_its_alarm_and_resent_by_pm(ng):
     ng.says(f"批准 {ng.code_of(draft)}")
     ng.tick()
     assert ng.rt.outbox.get(draft.id).state is DraftState.FAILED
-    (answer,) = [m.text for m in ng.bot_pms() if m.text.startswith(f"已批准 #{draft.id}")]
+    (answer,) = [m.text for m in ng.bot_pms() if body(m.text).startswith(f"已批准 #{draft.id}")]
     assert f"现在：#{draft.id}" in answer and "发送失败" in answer and "帖子已关闭" in answer
     ng.tick(timedelta(minutes=3))  # min_interval 120 s: the alarm raised after it goes in the next notice
     told = "\n".join(m.text for m in ng.bot_pms())
@@ -399,7 +401,7 @@ def test_notify__a_failed_post_is_told_with_its_alarm_and_resent_by_pm(ng):
     done = ng.rt.outbox.get(draft.id)
     assert done.state is DraftState.PUBLISHED
     assert len([p for p in ng.sim.posts(draft.tid) if done.marker in p.message]) == 1
-    assert any(m.text.startswith(f"将重新发送 #{draft.id}") for m in ng.bot_pms())
+    assert any(body(m.text).startswith(f"将重新发送 #{draft.id}") for m in ng.bot_pms())
 
 
 def test_notify__the_example_config_has_it_on_and_the_demos_copy_off(tmp_path):
