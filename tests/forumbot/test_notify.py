@@ -6,6 +6,7 @@ whose answer was lost, quiet hours, the outage and its recovery, the defaults.""
 from __future__ import annotations
 
 import json
+import re
 from datetime import timedelta
 
 import pytest
@@ -130,14 +131,36 @@ def test_notify__another_user_a_reused_code_and_an_unknown_code_are_refused_with
 def test_notify__desk_first_then_pm_the_director_is_told(ng):
     draft = final_waiting(ng)
     code = ng.code_of(draft)
-    director.approve(ng.rt, draft.id, ng.clock.now())  # on the desk
+    director.approve(ng.rt, draft.id, ng.clock.now(), actor=director.DIRECTOR_DESK)  # on the desk
     ng.says(f"批准 {code}")
     ng.tick()
     ng.tick()
     stale = [m.text for m in ng.bot_pms() if f"{code} 已失效" in m.text]
-    assert len(stale) == 1 and "在导演台或命令行批准" in stale[0] and "已发布" in stale[0]
+    assert len(stale) == 1 and "在导演台批准" in stale[0] and "已发布" in stale[0]
+    assert "这次批准晚了一步" in stale[0]  # told it came second, and by whom the first
     commands = ng.rt.store.audit_log(action_prefix="notify.command")
     assert commands[-1].detail["result"] == "refused" and commands[-1].detail["each"][0]["why"] == "stale"
+
+
+@pytest.mark.parametrize("first, second, said", [
+    (director.DIRECTOR_DESK, director.DIRECTOR_CLI, "在导演台批准，正在发出：这次批准（在命令行）晚了一步"),
+    (director.DIRECTOR_CLI, director.DIRECTOR_DESK, "在命令行批准，正在发出：这次批准（在导演台）晚了一步"),
+    (director.DIRECTOR_DESK, director.DIRECTOR_DESK, "在导演台批准，正在发出：这次批准（在导演台）晚了一步"),
+])
+def test_notify__a_second_approval_is_told_it_came_second_and_by_whom(tmp_path, first, second, said):
+    ng = notify_game(tmp_path, "x3", start=at(1, "12:00"))
+    try:
+        draft = ng.rt.outbox.create_draft(DraftKind.CARD_NOTICE, ng.game.world.tids["progress"], "判罚通知",
+                                          now=ng.clock.now())
+        director.approve(ng.rt, draft.id, ng.clock.now(), actor=first)
+        with pytest.raises(director.DirectorError, match=said):
+            director.approve(ng.rt, draft.id, ng.clock.now(), actor=second)
+        assert ng.rt.outbox.get(draft.id).approved_by == first  # the first approval stands
+        # the audit log tells the routes apart
+        [approved] = ng.rt.store.audit_log(action_prefix="outbox.approved")
+        assert approved.actor == first
+    finally:
+        ng.close()
 
 
 def test_notify__pm_first_then_the_desk_is_told(ng):
@@ -307,6 +330,8 @@ def test_notify__on_by_default_in_a_real_config_off_in_the_demo_config(tmp_path)
     ("director_uid = 0", "[notify].director_uid"),
     ("quiet_hours = \"25:00-08:00\"", "[notify].quiet_hours"),
     ("email = \"x\"", "[notify].email: unknown key"),
+    ("short_name = \"状态局\"", "[notify].short_name: 简称“状态局”不能以指令词开头"),
+    ("short_name = 2", "[notify].short_name: 应为游戏的简称"),
 ])
 def test_notify__bad_settings_name_the_key(table, message):
     from forumbot.config import ConfigError
@@ -438,5 +463,88 @@ def test_notify__a_pm_stored_after_the_write_clock_wait_is_found_not_sent_again(
         ng.tick()
         assert notifier.pmbox.get(row.id).state == "sent" and notifier.pmbox.get(row.id).attempts == 1
         assert len([m for m in ng.bot_pms() if row.marker in m.text]) == 1
+    finally:
+        ng.close()
+
+
+# ---------------------------------------------------------------- a post held for moderation
+
+
+@pytest.mark.parametrize("discuz", ["x3", "7.2"])
+def test_notify__a_post_held_for_moderation_is_told_with_a_code_not_a_command(tmp_path, discuz):
+    """A director on a phone has no terminal: the moderation alarm's PM gives a 驳回 code
+    (stop waiting for it) instead of `forumbot reject …`, and 驳回 by PM works."""
+    ng = notify_game(tmp_path, discuz, start=at(1, "12:00"))
+    try:
+        ng.tick()
+        ng.sim.settings.moderate_replies = True
+        draft = ng.rt.outbox.create_draft(DraftKind.CARD_NOTICE, ng.game.world.tids["progress"], "判罚通知：烧卖 蓝牌",
+                                          now=ng.clock.now())
+        director.approve(ng.rt, draft.id, ng.clock.now(), actor=director.DIRECTOR_DESK)
+        ng.tick(timedelta(minutes=3))
+        assert ng.rt.outbox.get(draft.id).state is DraftState.PENDING_MODERATION
+        ng.tick(timedelta(minutes=3))
+        [told] = [m.text for m in ng.bot_pms() if "等待论坛审核" in m.text or "等待审核" in m.text]
+        assert "forumbot" not in told.replace("（防重发标记", "") and "`" not in told
+        code = re.search(r"「驳回 ([A-Z0-9]{4}) 理由：……」", told).group(1)
+        ng.says(f"驳回 {code} 理由：不等了")
+        ng.tick()
+        assert ng.rt.outbox.get(draft.id).state is DraftState.REJECTED
+        [answer] = [body(m.text) for m in ng.bot_pms() if body(m.text).startswith(f"已驳回 #{draft.id}")]
+        assert "不再等它通过审核" in answer and "请版主删除它" in answer
+    finally:
+        ng.close()
+
+
+def test_serve_log__a_released_post_says_so_not_none(tmp_path, caplog):
+    """「稍后再发：None」 after a moderator's release: the log line says it was released."""
+    import logging
+    from types import SimpleNamespace
+
+    from forumbot.agent import TickReport
+    from forumbot.outbox import PublishHow, PublishOutcome
+    from forumbot.service.runner import log_events
+
+    ng = notify_game(tmp_path, "x3", start=at(1, "12:00"))
+    try:
+        draft = ng.rt.outbox.create_draft(DraftKind.CARD_NOTICE, ng.game.world.tids["progress"], "判罚通知",
+                                          now=ng.clock.now(), day=1)
+        report = TickReport(at=ng.clock.now(), published=[
+            PublishOutcome(draft.id, PublishHow.RELEASED, DraftState.PUBLISHED, pid=77),
+            PublishOutcome(draft.id, PublishHow.WAITING, DraftState.APPROVED)])
+        with caplog.at_level(logging.INFO, logger="forumbot.service"):
+            log_events(SimpleNamespace(rt=ng.rt), report)
+        lines = [r.getMessage() for r in caplog.records]
+        assert f"第1日判罚通知 #{draft.id} 已通过论坛审核，已发布 (pid 77)" in lines
+        assert f"第1日判罚通知 #{draft.id} 稍后再发" in lines and not any("None" in line for line in lines)
+    finally:
+        ng.close()
+
+
+def test_notify__a_pm_sent_with_the_old_marker_line_is_still_found(tmp_path):
+    """Earlier versions ended a PM with 「（forumbot:pm-…）」: a running game upgraded with
+    such a PM left ``sending`` finds it by that marker, and sends nothing again."""
+    from forumbot.store.codec import iso
+
+    ng = notify_game(tmp_path, "x3", start=at(1, "12:00"))
+    try:
+        ng.tick()
+        box = ng.game.agent.notifier.pmbox
+        uid = ng.uid(DIRECTOR)
+        with ng.rt.store.write() as conn:
+            [row] = box.queue(uid, "【待你处理】旧版本发出的站内信", purpose="notice", now=ng.clock.now())
+            conn.execute("UPDATE notify_pms SET state = 'sending', attempts = 1, attempted_at = ? WHERE id = ?",
+                         (iso(ng.clock.now()), row.id))
+        old = f"【待你处理】旧版本发出的站内信\n（forumbot:{row.marker}）"
+        pmid = ng.sim.send_pm(BOT, DIRECTOR, old)
+        ng.clock.advance(seconds=60)
+        before = len(ng.bot_pms())
+        ng.game.agent.notifier.send_pending(ng.clock.now())
+        assert box.get(row.id).state == "sent" and box.get(row.id).pmid == pmid
+        assert len(ng.bot_pms()) == before
+        # and the director's reply quoting it is not read as commands from the old line
+        from forumbot.notify.commands import parse
+
+        assert parse(f"> x\n{old}\n状态") and all(c.text == "状态" for c in parse(f"{old}\n状态"))
     finally:
         ng.close()
