@@ -129,7 +129,10 @@ class Switchboard:
             if last is not None and now < last + every:
                 return
         self._read_at[uid] = now
-        messages, listening = self._read(asking, uid, games)
+        messages, listening, commit = self._read(asking, uid, games)
+        for g in games:
+            if g not in listening:
+                commit(g)  # its first read: where it starts listening
         self._others(asking, now, result)
         items: dict[str, list[Item]] = {}
         names = self.names()
@@ -155,16 +158,31 @@ class Switchboard:
         for g in listening:
             mine = items.get(g.name)
             if not mine:
+                commit(g)
+                continue
+            if g is asking:  # its own pass: a failure is the pass's, as for a single game
+                g.take(mine, uid, now, result)
+                commit(g)
                 continue
             with self.context(g.name):
-                busy = g.take(mine, uid, now, result if g is asking else None)
-            if busy and g is not asking:
+                try:
+                    busy = g.take(mine, uid, now, None)
+                except Exception:  # noqa: BLE001 - another game's trouble (its database) stays its own
+                    # Its reading position is not moved on: the next read lists these
+                    # messages again and it takes them then.
+                    log.exception("the director's PMs for this game: not carried out now, again next read")
+                    continue
+            commit(g)
+            if busy:
                 self.wake(g.name)
 
-    def _read(self, asking: Notifier, uid: int, games: list[Notifier]) -> tuple[list[PrivateMessage], list[Notifier]]:
-        """One read of the conversation for every game of the director; where each stands
-        is written to each one's store. Returns the messages from the director (not the
-        bot's own) and the games that were listening before this read."""
+    def _read(self, asking: Notifier, uid: int, games: list[Notifier]
+              ) -> tuple[list[PrivateMessage], list[Notifier], Callable[[Notifier], None]]:
+        """One read of the conversation for every game of the director. Returns the
+        messages from the director (not the bot's own), the games that were listening
+        before this read, and ``commit(game)``, which writes where that game stands now
+        (once it has taken its messages: a game that could not keeps its old position, so
+        the next read, which starts from the lowest, lists them again)."""
         assert asking.client is not None
         listening = [g for g in games if g.conversation_top(uid) is not None]
         floors = [f for g in listening if (f := g.meta_int(f"notify:floor:{uid}")) is not None]
@@ -180,10 +198,12 @@ class Switchboard:
         # One read behind: what this read listed is read again next time (see ``notifier``).
         next_floor = str(min(tops)) if listening else str(newest)
         next_floor_at = min(top_ats) if listening and len(top_ats) == len(listening) else began.isoformat()
-        for g in games:
+        was_listening = list(listening)
+
+        def commit(g: Notifier) -> None:
             store = g.rt.store
             with store.write():
-                first = g not in listening
+                first = g not in was_listening
                 if first:
                     store.set_meta(f"notify:from:{uid}", str(newest))
                     store.audit("bot", "notify.started", {"director_uid": uid, "from_pmid": newest}, at=began)
@@ -191,7 +211,8 @@ class Switchboard:
                 store.set_meta(f"notify:floor_at:{uid}", began.isoformat() if first else next_floor_at)
                 store.set_meta(f"notify:top:{uid}", str(max(newest, g.conversation_top(uid) or 0)))
                 store.set_meta(f"notify:top_at:{uid}", began.isoformat())
-        return [m for m in messages if not m.own], listening
+
+        return [m for m in messages if not m.own], listening, commit
 
     def _others(self, asking: Notifier, now: datetime, result: PassResult) -> None:
         """PMs from anyone but the account's directors: refused by the account's first game

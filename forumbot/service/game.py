@@ -169,6 +169,7 @@ class GameSlot:
         client = agent.client
         client.page_budget = job.budget
         before = {tid: rt.store.cursor(tid) for tid in job.threads}
+        pms_waiting = bool(agent.notifier.pmbox.pending())
         try:
             if not plan.started:
                 agent.start()
@@ -197,7 +198,8 @@ class GameSlot:
         # What the game list shows changes with what the pass did (or a moment passed):
         # an idle pass only moves its "last pass" (the list costs nothing then).
         eventful = bool(report.new_posts or report.edited_posts or report.drafts or report.published
-                        or errors or self.pass_errors or plan.crossing != crossing)
+                        or errors or self.pass_errors or plan.crossing != crossing
+                        or (pms_waiting and not agent.notifier.pmbox.pending()))  # a game over may finish now
         self.pass_errors = errors
         if errors:
             agent.health.fail(PASS_PROBLEM, "上一轮：" + "；".join(errors[:3]), "; ".join(report.errors[:3]), now=now)
