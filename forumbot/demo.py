@@ -298,7 +298,9 @@ def main(argv: list[str] | None = None) -> int:
         os.environ.setdefault("FORUMBOT_PASSWORD", PASSWORD)
         clock = SimClock(start=GAME_START - timedelta(minutes=20))
         sim = Simulator(clock=clock, discuz=args.discuz, charset="gbk" if args.gbk else "utf-8")
-        game = setup_game(Path(tmp), clock=clock, sim=sim, config_source=args.config,
+        workdir = Path(tmp) / "演示局"  # the game's name (its folder's, as forumbot serve names it): its PMs say it
+        workdir.mkdir()
+        game = setup_game(workdir, clock=clock, sim=sim, config_source=args.config,
                           notify={"enabled": True} if args.director_by_pm else None,
                           poll_interval_seconds=600, poll_jitter_seconds=60)
         name = "Discuz! 7.2" if args.discuz == "7.2" else "Discuz! X3.5"

@@ -386,37 +386,61 @@ def dismiss_proposal(rt: Runtime, proposal_id: int, why: str, now: datetime):
 # ---------------------------------------------------------------- drafts
 
 
-# The director approving by forum PM (forumbot.notify): the same operations, another route.
+# The routes a director decides a draft by: the desk, the command line, a forum PM
+# (forumbot.notify) — the same operations, each its own actor in the audit log, so that
+# "approved on the desk" and "approved at the terminal" can be told apart. ``DIRECTOR``
+# is what earlier versions wrote for both (kept readable).
 DIRECTOR_PM = "director(pm)"
-ROUTE_ZH = {DIRECTOR: "在导演台或命令行", DIRECTOR_PM: "通过站内信", "bot": "由机器人"}
+DIRECTOR_DESK = "director(desk)"
+DIRECTOR_CLI = "director(cli)"
+ROUTE_ZH = {DIRECTOR: "在导演台或命令行", DIRECTOR_DESK: "在导演台", DIRECTOR_CLI: "在命令行",
+            DIRECTOR_PM: "通过站内信", "bot": "由机器人"}
+_DONE = (DraftState.APPROVED, DraftState.PUBLISHING, DraftState.PUBLISHED, DraftState.PENDING_MODERATION)
 
 
-def decided_elsewhere(draft: Draft, actor: str) -> str | None:
-    """Why ``actor`` may not approve or reject ``draft`` again: it was approved already by
-    the other route (the desk/CLI or a PM) — whichever came first won. None otherwise."""
-    if draft.state not in (DraftState.APPROVED, DraftState.PUBLISHING, DraftState.PUBLISHED,
-                           DraftState.PENDING_MODERATION) or draft.approved_by in (None, actor, "bot"):
+def route_zh(actor: str | None) -> str:
+    """How a draft was decided, as a sentence part: 在导演台 / 在命令行 / 通过站内信 / 由机器人."""
+    return ROUTE_ZH.get(actor or "", "")
+
+
+def decided_elsewhere(draft: Draft, actor: str, *, rejecting: bool = False) -> str | None:
+    """Why ``actor`` may not approve ``draft`` (or reject it) now: it was approved already —
+    the answer says when, by which route, where it stands, and that this one came second.
+    Whichever came first won. None when it may go on.
+
+    Approving again is always a second approval (the desk twice, the desk then the CLI…).
+    Rejecting an approved draft not yet sent stays possible on the route that approved it
+    (the director changed their mind), not across a PM and the desk/CLI; a post held for
+    moderation may always be given up."""
+    if draft.state not in _DONE or draft.approved_by is None:
         return None
-    if DIRECTOR_PM not in (draft.approved_by, actor):
-        return None
+    if rejecting:
+        if draft.state is DraftState.PENDING_MODERATION:
+            return None
+        pm = DIRECTOR_PM in (draft.approved_by, actor)
+        if draft.state is DraftState.APPROVED and (not pm or draft.approved_by in (actor, "bot")):
+            return None
     when = f"{draft.approved_at:%m-%d %H:%M} " if draft.approved_at else ""
     done = {DraftState.PUBLISHED: f"，已发布（pid {draft.pid}）" if draft.pid else "，已发布",
             DraftState.PENDING_MODERATION: "，已发出，论坛审核中"}.get(draft.state, "，正在发出")
-    return f"草稿 #{draft.id} 已于 {when}{ROUTE_ZH.get(draft.approved_by or '', '')}批准{done}：无需再操作"
+    by = "自动发布（按发布策略）" if draft.approved_by == "bot" else f"{route_zh(draft.approved_by)}批准"
+    second = f"这次{'驳回' if rejecting else '批准'}（{route_zh(actor) or '导演'}）晚了一步，" if actor != "bot" else ""
+    return f"草稿 #{draft.id} 已于 {when}{by}{done}：{second}无需再操作"
 
 
 def approve(rt: Runtime, draft_id: int, now: datetime, body: str | None = None, *,
             actor: str = DIRECTOR) -> Draft:
-    """Approve a draft. Approved already by the other route (a PM, or the desk/CLI when
-    this is a PM): a DirectorError saying so — whichever came first won. An edited body
-    still replaces the text of a draft not yet sent."""
-    if body is None and (why := decided_elsewhere(rt.outbox.get(draft_id), actor)):
+    """Approve a draft. Approved already (by any route): a DirectorError saying by whom and
+    when, and that this approval came second. An edited body still replaces the text of
+    a draft approved but not yet sent."""
+    draft = rt.outbox.get(draft_id)
+    if not (body is not None and draft.state is DraftState.APPROVED) and (why := decided_elsewhere(draft, actor)):
         raise DirectorError(why)
     return rt.outbox.approve(draft_id, actor, body=body, now=now)
 
 
 def reject(rt: Runtime, draft_id: int, why: str, now: datetime, *, actor: str = DIRECTOR) -> Draft:
-    if (elsewhere := decided_elsewhere(rt.outbox.get(draft_id), actor)):
+    if (elsewhere := decided_elsewhere(rt.outbox.get(draft_id), actor, rejecting=True)):
         raise DirectorError(elsewhere)
     return rt.outbox.reject(draft_id, actor, why, now=now)
 
@@ -573,7 +597,8 @@ def describe_vote(vote: dict[str, Any], change_window_minutes: int | None = None
 
 
 __all__ = [
-    "DIRECTOR", "DIRECTOR_PM", "OUT_REASONS", "ROUTE_ZH", "decided_elsewhere", "Applied", "CardOutcome", "DirectorError", "EventSpec", "EventView", "Impact",
+    "DIRECTOR", "DIRECTOR_CLI", "DIRECTOR_DESK", "DIRECTOR_PM", "OUT_REASONS", "ROUTE_ZH", "decided_elsewhere",
+    "route_zh", "Applied", "CardOutcome", "DirectorError", "EventSpec", "EventView", "Impact",
     "Status", "accelerate", "add_alias", "announcement_draft", "approve", "badge", "correct", "count_now",
     "card_choice", "card_of", "describe_vote", "dismiss_proposal", "draw_sheriff", "enter", "give_card", "ledger", "list_events",
     "lose_identity", "preview", "preview_correct", "preview_retract", "put_out", "record_night",

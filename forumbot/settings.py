@@ -25,7 +25,7 @@ AGENT_KEYS = {
     "count_request_interval_minutes", "count_request_max_age_minutes", "templates", "log_file",
     "counts_only", "final_count_delay_minutes", "outage_alarm_minutes",
 }
-NOTIFY_KEYS = {"enabled", "director_uid", "director", "kinds", "min_interval_seconds", "quiet_hours",
+NOTIFY_KEYS = {"enabled", "director_uid", "director", "kinds", "min_interval_seconds", "quiet_hours", "short_name",
                "commands", "others_check_minutes", "answer_others"}
 # What the bot may tell the director by PM (``forumbot.attention`` kinds, and the recovery
 # from an outage); the default leaves out card proposals and stale published posts, which
@@ -81,6 +81,9 @@ class NotifySettings:
     commands: bool = True  # the director's replies are read and carried out
     others_check_minutes: float = 10.0  # how often the unread list is read for PMs from others
     answer_others: bool = True  # tell someone else who sends a command that it is not taken
+    # Other names the director may type before a command for this game (besides its name in
+    # the service, its file's or folder's): ``short_name = "二局"`` or a list.
+    short_names: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -246,7 +249,23 @@ class _Reader(KeyReader):
             commands=bool(self.flag(table, "commands", where, True)),
             others_check_minutes=self.number(table, "others_check_minutes", where, 10.0),
             answer_others=bool(self.flag(table, "answer_others", where, True)),
+            short_names=self.short_names(table.get("short_name"), f"{where}.short_name"),
         )
+
+    def short_names(self, value: Any, key: str) -> tuple[str, ...]:
+        """``short_name``: one name or a list, each one the director can type before a
+        command (not a command word, not a number or a code)."""
+        from forumbot.notify.commands import name_problem
+
+        if value is None:
+            return ()
+        names = [value] if isinstance(value, str) else value
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            raise self.fail(key, f"应为游戏的简称（文字）或简称的列表，例如 \"二局\" 或 [\"二局\", \"B\"]，而不是 {value!r}")
+        for name in names:
+            if (why := name_problem(name)) is not None:
+                raise self.fail(key, f"简称“{name}”{why}")
+        return tuple(n.strip() for n in names)
 
     def quiet_hours(self, value: Any, key: str) -> tuple[time, time] | None:
         """``"23:30-08:00"`` (forum time; may run past midnight), or absent/empty: none."""

@@ -35,7 +35,8 @@ FLAG_ZH = {"edit": "编辑", "zombie": "诈尸", "font": "字体", "evidence": "
 PROPOSAL_ZH = {"lurking_day": "潜水（单日）", "lurking_span": "潜水（连续三日）", "no_vote": "未投票",
                "zombie": "诈尸", "font": "字体", "evidence": "贴证"}
 PROPOSAL_STATE_ZH = {"proposed": "待处理", "accepted": "已接受", "dismissed": "已忽略"}
-ACTOR_ZH = {"director": "导演", "bot": "机器人", "director(pm)": "导演（站内信）", "forum_user": "其他论坛用户"}
+ACTOR_ZH = {"director": "导演", "bot": "机器人", "director(pm)": "导演（站内信）", "director(desk)": "导演（导演台）",
+            "director(cli)": "导演（命令行）", "forum_user": "其他论坛用户"}
 # How a game ended, as the director declares it.
 WINNERS = (("good", "好人阵营胜利"), ("wolf", "狼人阵营胜利"), ("third", "第三方胜利"), ("other", "其他结局"))
 WINNER_ZH = dict(WINNERS)

@@ -240,7 +240,7 @@ def approve(config_path: str, draft_id: int) -> None:
     例：forumbot approve 7
     """
     with runtime(config_path) as rt:
-        d = lib.approve(rt, draft_id, _now(rt))
+        d = lib.approve(rt, draft_id, _now(rt), actor=lib.DIRECTOR_CLI)
         click.echo(f"已批准 {_draft_line(d)}：运行中的机器人会发出它（只发一次）")
 
 
@@ -260,7 +260,7 @@ def edit(config_path: str, draft_id: int) -> None:
         text = click.edit(strip_marker(d.body), extension=".bbcode.txt", require_save=True)
         if text is None or not text.strip():
             raise click.ClickException("没有修改：未批准")
-        d = lib.approve(rt, draft_id, _now(rt), body=text)
+        d = lib.approve(rt, draft_id, _now(rt), body=text, actor=lib.DIRECTOR_CLI)
         click.echo(f"已按修改稿批准 {_draft_line(d)}")
 
 
@@ -275,7 +275,7 @@ def reject(config_path: str, draft_id: int, why: str) -> None:
     例：forumbot reject 7 --why "重复"
     """
     with runtime(config_path) as rt:
-        d = lib.reject(rt, draft_id, why, _now(rt))
+        d = lib.reject(rt, draft_id, why, _now(rt), actor=lib.DIRECTOR_CLI)
         click.echo(f"已驳回 {_draft_line(d)}：不会发出")
 
 

@@ -24,7 +24,7 @@ def retry(config_path: str, draft_id: int) -> None:
 
     with runtime(config_path) as rt:
         try:
-            d = lib.retry(rt, draft_id, rt.clock.now())
+            d = lib.retry(rt, draft_id, rt.clock.now(), actor=lib.DIRECTOR_CLI)
         except UnknownDraftError:
             raise click.ClickException(f"没有帖子 #{draft_id}（forumbot drafts --all 列出全部）") from None
         except InvalidTransitionError:

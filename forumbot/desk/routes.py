@@ -232,7 +232,7 @@ def approve(draft_id: int):
         body = request.form.get("body")
         if body is not None:
             body = body.replace("\r\n", "\n")
-        d = director.approve(rt, draft_id, now, body=body)
+        d = director.approve(rt, draft_id, now, body=body, actor=director.DIRECTOR_DESK)
         edited = "（已按修改稿，将原样发出）" if body is not None and d.edited else ""
         return f"已批准 #{d.id} {texts.kind_zh(d.kind)}{edited}：运行中的机器人会发出它（只发一次）。"
 
@@ -242,7 +242,7 @@ def approve(draft_id: int):
 @bp.post("/drafts/<int:draft_id>/reject")
 def reject(draft_id: int):
     def change(rt: Runtime, now: datetime) -> str:
-        d = director.reject(rt, draft_id, field("why", what="驳回理由"), now)
+        d = director.reject(rt, draft_id, field("why", what="驳回理由"), now, actor=director.DIRECTOR_DESK)
         return f"已驳回 #{d.id}：不会发出。"
 
     return act(change, back=url_for("desk.drafts"))
@@ -251,7 +251,7 @@ def reject(draft_id: int):
 @bp.post("/drafts/<int:draft_id>/retry")
 def retry(draft_id: int):
     def change(rt: Runtime, now: datetime) -> str:
-        d = rt.outbox.retry(draft_id, director.DIRECTOR, now=now)
+        d = director.retry(rt, draft_id, now, actor=director.DIRECTOR_DESK)
         return f"#{d.id} 将重新发送（先在论坛上查找是否已经发出）。"
 
     return act(change, back=url_for("desk.drafts"))

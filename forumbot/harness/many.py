@@ -67,12 +67,13 @@ def name_of(index: int) -> str:
 
 def build_games(sim: Simulator, count: int, *, start: datetime, deadline: datetime, days: int = 1,
                 players: tuple[int, int] = (12, 20), posts: int = 0, seed: int = 0,
-                names: list[str] | None = None) -> ManyGames:
+                names: list[str] | None = None, director: str | None = None) -> ManyGames:
     """``count`` games on ``sim``, all playing day 1 from ``start`` to ``deadline`` (later
     days follow a day apart). With ``posts`` each game's day 1 holds that many player
     posts: every player's vote (a fifth of them changed, with the quote), the rest
     discussion, a minute apart from five minutes after ``start`` (the clock should be past
-    them when the games are read)."""
+    them when the games are read). ``director``: one director for every game (default: a
+    director of its own each)."""
     rnd = random.Random(seed)
     many = ManyGames(sim)
     many.add_user(BOT)
@@ -83,8 +84,8 @@ def build_games(sim: Simulator, count: int, *, start: datetime, deadline: dateti
         size = rnd.randint(*players)
         first = rnd.randrange(0, len(pool) - size + 1)
         people = tuple(pool[first:first + size])
-        director = f"导演{index + 1}"
-        for user in (director, *people):
+        boss = director or f"导演{index + 1}"
+        for user in (boss, *people):
             many.add_user(user)
         day_plans = tuple(DayPlan(n, start + timedelta(days=n - 1), deadline + timedelta(days=n - 1))
                           for n in range(1, days + 1))
@@ -95,12 +96,12 @@ def build_games(sim: Simulator, count: int, *, start: datetime, deadline: dateti
         tids: dict[str, int] = {}
         for key, subject in threads.items():
             when = start - timedelta(hours=12) if key == "progress" else start - timedelta(minutes=30)
-            tids[key] = sim.add_thread(fid, subject, director,
+            tids[key] = sim.add_thread(fid, subject, boss,
                                        RULES_TEXT if key.startswith("vote") else f"{subject}\n请大家在这里发言。",
                                        at=when)
         plan = GamePlan(people, day_plans, threads, [], day_plans[-1].deadline + timedelta(hours=1),
-                        game={"director": director})
-        game = ManyGame(name, plan, World(sim, tids), director)
+                        game={"director": boss})
+        game = ManyGame(name, plan, World(sim, tids), boss)
         many.games.append(game)
         if posts:
             _fill_day(game, posts, start, rnd)

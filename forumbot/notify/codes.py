@@ -11,13 +11,16 @@ An event code (``kind = "event"``) holds what the director asked to enter (a nig
 sheriff) and the state of the game it was previewed on; ``确认`` carries it out once.
 
 Codes are letter digit letter digit from an alphabet without look-alikes
-(``forumbot.notify.commands.CODE_LETTERS``/``CODE_DIGITS``), unique in the game.
+(``forumbot.notify.commands.CODE_LETTERS``/``CODE_DIGITS``), unique in the game and —
+under ``forumbot serve`` — across every game of the bot account (``taken``: whether
+another game holds a code), so that ``批准 K7M3`` names its game by itself.
 """
 
 from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -50,9 +53,15 @@ def _code(row: dict[str, Any]) -> Code:
 
 
 class Codes:
-    def __init__(self, store: Store, rng: random.Random | None = None) -> None:
+    def __init__(self, store: Store, rng: random.Random | None = None, *,
+                 taken: Callable[[str], bool] | None = None) -> None:
         self.store = store
         self._rng = rng or random.SystemRandom()
+        self.taken = taken  # whether another game of the account holds the code
+
+    def owns(self, code: str) -> bool:
+        """Whether this game gave ``code`` (used or not)."""
+        return self.get(code) is not None
 
     def get(self, code: str) -> Code | None:
         row = self.store._one("SELECT * FROM notify_codes WHERE code = ?", (code.upper(),))
@@ -82,9 +91,9 @@ class Codes:
         with self.store.write() as conn:
             for _ in range(1000):
                 code = "".join(self._rng.choice(CODE_LETTERS if i % 2 == 0 else CODE_DIGITS) for i in range(4))
-                if self.get(code) is None:
+                if self.get(code) is None and not (self.taken is not None and self.taken(code)):
                     conn.execute("INSERT INTO notify_codes (code, kind, draft_id, payload, issued_at)"
                                  " VALUES (?, ?, ?, ?, ?)",
                                  (code, kind, draft_id, json.dumps(payload, ensure_ascii=False), iso(at)))
                     return code
-        raise RuntimeError("no free code left")  # pragma: no cover - 9025 codes per game
+        raise RuntimeError("no free code left")  # pragma: no cover - 9025 codes per account

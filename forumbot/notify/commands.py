@@ -18,6 +18,16 @@ The commands (docs/decisions.md, "The director by forum PM"):
 ``帮助``                                   the list of commands
 ========================================  ===========================================
 
+Which game (``forumbot serve``: one director may run several games on one bot account). A
+line that begins with a game's name — its name in the service (``第二局``) or a
+``[notify].short_name`` — is about that game: ``第二局 平安夜 第2日``, ``【二局】状态``,
+``第二局：批准 #12``. A line that is only a game's name makes the lines after it about that
+game, until another such line. The name counts only when a command follows it (or
+nothing): a line that merely begins with those characters is read as usual. Spaces,
+full-width letters and case do not matter. ``games`` maps each name as typed (normalised:
+``game_key``) to the game it names; the result's ``Command.game`` is that game (None: the
+line named none — ``forumbot.notify.routing`` decides).
+
 A reference (``ref``) is a code the bot gave (letter digit letter digit: ``K7M3``, any
 case) or a draft number (``#12``, or ``12`` standing alone). Several refs may follow one
 verb (``批准 K7M3、P4T9``), several commands may share a message or a line.
@@ -25,20 +35,22 @@ verb (``批准 K7M3、P4T9``), several commands may share a message or a line.
 What people type is tolerated: full-width letters, digits and punctuation (NFKC), spaces
 or none (``批准#12``, ``批准k7m3``), zero-width characters, and an earlier PM of the bot's
 quoted or pasted back: ``[quote]`` blocks, ``>`` lines and any line that repeats a line of
-one of the bot's own PMs (``bot_lines``) are left out before reading. The bot's PMs never
-have a line that is only a command, so a command typed by hand is never taken for a quote.
+one of the bot's own PMs (``bot_lines``) are left out before reading, and so is a line
+carrying a PM's marker (``（防重发标记 pm-…）``, or the older ``（forumbot:pm-…）``). The bot's
+PMs never have a line that is only a command, so a command typed by hand is never taken
+for a quote.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
-__all__ = ["CODE_LETTERS", "CODE_DIGITS", "VERB_ZH", "Command", "Ref", "Verb", "clean", "is_code",
-           "normalise", "parse", "quoted_line_key"]
+__all__ = ["CODE_LETTERS", "CODE_DIGITS", "VERB_ZH", "Command", "Ref", "Verb", "clean", "game_key", "is_code",
+           "name_problem", "normalise", "parse", "quoted_line_key"]
 
 # Codes avoid look-alikes (O/0, I/1/L, S/5, B/8, Z/2): a director copies them off a phone.
 CODE_LETTERS = "ACDEFGHJKMNPRTUVWXY"
@@ -77,6 +89,12 @@ _VERB = re.compile("|".join(re.escape(w) for w, _ in sorted(_WORDS, key=lambda p
 _VERBS = dict(_WORDS)
 _NEEDS_REF = {Verb.APPROVE, Verb.REJECT, Verb.VIEW, Verb.RETRY, Verb.CONFIRM}
 
+# A PM's marker token, in the current line (``（防重发标记 pm-…）``) or the older one.
+_PM_TOKEN = re.compile(r"pm-[0-9a-f]{6}-[0-9]+-[0-9a-f]{6}")
+_OPEN = "【[［「『(（<《"
+_CLOSE = "】]］」』)）>》"
+_AFTER_NAME = re.compile(r"[\s:：,，、;；.。\-—]*")
+
 _ZERO_WIDTH = re.compile("[\u200b-\u200f\u2060-\u2064\ufeff\u00ad]")
 _QUOTE = re.compile(r"\[quote\].*?\[/quote\]", re.IGNORECASE | re.DOTALL)
 _SEP = r"[\s,，、;；/和及与]*"
@@ -112,6 +130,7 @@ class Command:
     players: tuple[str, ...] = ()  # 夜晚: who went out, in order (empty: 平安夜)
     player: str | None = None  # 警长
     problem: str | None = None  # why it cannot be carried out as typed (Chinese)
+    game: str | None = None  # the game the line named (None: none named)
 
 
 def normalise(text: str) -> str:
@@ -123,6 +142,27 @@ def normalise(text: str) -> str:
 def quoted_line_key(line: str) -> str:
     """A line as compared with the bot's own lines: normalised, spaces removed."""
     return re.sub(r"\s+", "", normalise(line))
+
+
+def game_key(name: str) -> str:
+    """A game's name as compared with what the director typed: NFKC, no spaces, case folded."""
+    return re.sub(r"\s+", "", normalise(name)).casefold()
+
+
+def name_problem(name: str) -> str | None:
+    """Why ``name`` cannot be typed before a command to name a game (Chinese), or None."""
+    key = game_key(name)
+    if not key:
+        return "不能为空"
+    if len(key) > 20:
+        return "太长（最多 20 个字）"
+    if key.isdigit() or _REF.fullmatch(key) or _CODE.fullmatch(key.upper()):
+        return "不能只是数字或像编号（K7M3）的写法：会和草稿编号混淆"
+    if _VERB.match(key) or any(key.startswith(w) for w, _ in _WORDS):
+        return "不能以指令词开头（批准、状态、夜晚……）"
+    if any(ch in _OPEN + _CLOSE for ch in key):
+        return "不能含有括号"
+    return None
 
 
 def is_code(text: str) -> bool:
@@ -137,18 +177,60 @@ def clean(text: str, bot_lines: Iterable[str] = ()) -> str:
     kept = []
     for line in text.split("\n"):
         n = normalise(line).strip()
-        if n.startswith(">") or "forumbot:" in n or quoted_line_key(n) in mine:
+        if n.startswith(">") or "forumbot:" in n or _PM_TOKEN.search(n) or quoted_line_key(n) in mine:
             continue
         kept.append(line)
     return "\n".join(kept)
 
 
-def parse(text: str, *, bot_lines: Iterable[str] = ()) -> list[Command]:
-    """Every command in ``text``, in the order typed."""
+def parse(text: str, *, bot_lines: Iterable[str] = (), games: Mapping[str, str] | None = None) -> list[Command]:
+    """Every command in ``text``, in the order typed; with ``games`` (``game_key(name)`` →
+    game), each knows the game its line named (see above)."""
     commands: list[Command] = []
+    current: str | None = None  # named by a line of its own, for the lines after it
     for line in clean(text, bot_lines).split("\n"):
-        commands += _line(line)
+        game, rest = _game_prefix(line, games or {})
+        if game is not None and not rest.strip():
+            current = game
+            continue
+        found = _line(rest if game is not None else line)
+        named = game if game is not None else current
+        commands += [replace(c, game=named) for c in found] if named is not None else found
     return commands
+
+
+def _game_prefix(original: str, games: Mapping[str, str]) -> tuple[str | None, str]:
+    """The game named at the start of the line, and the rest of the line (as typed)."""
+    if not games:
+        return None, original
+    line = _Line(original)
+    text = line.text
+    pos = len(text) - len(text.lstrip())
+    if pos < len(text) and text[pos] in _OPEN:
+        pos += 1
+    # The names compared without spaces or case: walk the line char by char.
+    for key in sorted(games, key=len, reverse=True):
+        i, j = pos, 0
+        while i < len(text) and j < len(key):
+            if text[i].isspace():
+                i += 1
+                continue
+            if text[i].casefold() != key[j]:
+                break
+            i += 1
+            j += 1
+        if j < len(key):
+            continue
+        end = i
+        if end < len(text) and text[end] in _CLOSE:
+            end += 1
+        end = _AFTER_NAME.match(text, end).end()  # type: ignore[union-attr]
+        rest_norm = text[end:]
+        # Only a name followed by a command (or by nothing) names a game.
+        if rest_norm.strip() and _VERB.match(rest_norm.lstrip()) is None:
+            continue
+        return games[key], line.original[line.where(end):]
+    return None, original
 
 
 class _Line:
@@ -166,6 +248,10 @@ class _Line:
                 self._where.append(i)
         self._where.append(len(original))
         self.text = "".join(out)
+
+    def where(self, pos: int) -> int:
+        """The position in ``original`` of position ``pos`` of ``text``."""
+        return self._where[pos]
 
     def typed(self, start: int, end: int | None = None) -> str:
         a = self._where[start]

@@ -45,7 +45,7 @@ def draft_name(draft: Draft) -> str:
 
 
 def _route(actor: str | None) -> str:
-    return {director.DIRECTOR: "在导演台或命令行", ACTOR: "通过站内信", "bot": "由机器人"}.get(actor or "", "")
+    return director.route_zh(actor)
 
 
 def state_line(rt: Runtime, draft: Draft) -> str:
@@ -84,6 +84,7 @@ class Handler:
     codes: Codes
     now: datetime
     pmid: int
+    prefix: str = ""  # the game's name and a space when the director runs several games
     answers: list[str] = field(default_factory=list)
     effects: list[dict[str, Any]] = field(default_factory=list)
     changed: bool = False  # a draft was approved or sent again: worth publishing at once
@@ -146,7 +147,7 @@ class Handler:
             code = self.codes.get(ref.code)
             if code is None:
                 return None, None, (f"没有编号为 {ref.code} 的草稿或待确认的录入（编号不分大小写，"
-                                    "请对照机器人的消息）。回复「状态」看现在的待办")
+                                    f"请对照机器人的消息）。回复「{self.prefix}状态」看现在的待办")
             if code.kind != "draft" or code.draft_id is None:
                 return None, code, f"{ref.code} 是待确认的录入，不是草稿：要执行请回复「确认 {ref.code}」"
             draft = self.rt.outbox.get(code.draft_id)
@@ -157,7 +158,7 @@ class Handler:
         try:
             return self.rt.outbox.get(ref.draft_id or 0), None, None
         except UnknownDraftError:
-            return None, None, f"没有草稿 #{ref.draft_id}。回复「状态」看现在的待办"
+            return None, None, f"没有草稿 #{ref.draft_id}。回复「{self.prefix}状态」看现在的待办"
 
     def _draft_command(self, c: Command, ref: Ref) -> tuple[str, dict[str, Any]]:
         draft, code, problem = self._resolve(ref, c.verb)
@@ -166,17 +167,29 @@ class Handler:
                              **({"draft": draft.id} if draft else {})}
         assert draft is not None
         effect: dict[str, Any] = {"ref": str(ref), "draft": draft.id}
-        allowed = {Verb.APPROVE: (DraftState.DRAFT, DraftState.FAILED), Verb.REJECT: (DraftState.DRAFT, DraftState.FAILED),
+        # 驳回 a post held for moderation: the bot stops waiting for it (as `forumbot reject`).
+        allowed = {Verb.APPROVE: (DraftState.DRAFT, DraftState.FAILED),
+                   Verb.REJECT: (DraftState.DRAFT, DraftState.FAILED, DraftState.PENDING_MODERATION),
                    Verb.RETRY: (DraftState.FAILED,)}.get(c.verb)
         if c.verb is Verb.VIEW:
             return self._view(draft, code), {**effect, "result": "answered"}
         assert allowed is not None
         if draft.state not in allowed:
             word = VERB_ZH[c.verb]
+            if c.verb is Verb.APPROVE and draft.approved_by not in (None, "bot") and draft.state in (
+                    DraftState.APPROVED, DraftState.PUBLISHING, DraftState.PUBLISHED, DraftState.PENDING_MODERATION):
+                # A second approval: it came second, and the first one's route and time say by whom.
+                return (f"{ref} 已失效：这次批准晚了一步，没有再做什么——{state_line(self.rt, draft)}",
+                        {**effect, "result": "refused", "why": "stale", "second": True,
+                         "first": draft.approved_by, "state": draft.state.value})
             return (f"{ref} 已失效，没有{word}：{state_line(self.rt, draft)}",
                     {**effect, "result": "refused", "why": "stale", "state": draft.state.value})
         name = draft_name(draft)
-        if c.verb is Verb.REJECT:
+        if c.verb is Verb.REJECT and draft.state is DraftState.PENDING_MODERATION:
+            director.reject(self.rt, draft.id, c.reason, self.now, actor=ACTOR)
+            text = (f"已驳回 {name}：机器人不再等它通过审核（理由：{c.reason}）。"
+                    "它仍在论坛的审核队列里，请版主删除它，免得日后被误放出")
+        elif c.verb is Verb.REJECT:
             director.reject(self.rt, draft.id, c.reason, self.now, actor=ACTOR)
             text = f"已驳回 {name}，不会发出（理由：{c.reason}）"
         elif c.verb is Verb.RETRY or draft.state is DraftState.FAILED:
@@ -239,7 +252,7 @@ class Handler:
             if code is not None:
                 return (f"{ref} 是草稿的编号：要发出请回复「批准 {ref}」",
                         {"result": "refused", "ref": str(ref), "why": "not_an_entry"})
-            return (f"没有编号为 {ref} 的待确认录入。回复「状态」看现在的待办",
+            return (f"没有编号为 {ref} 的待确认录入。回复「{self.prefix}状态」看现在的待办",
                     {"result": "refused", "ref": str(ref), "why": "unknown"})
         p = code.payload
         if code.used:

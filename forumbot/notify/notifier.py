@@ -3,15 +3,19 @@
 One pass, in this order:
 
 1. read the conversation with the director (one request: the newest page on X3.5, pages
-   or the mobile API as the client decides; today's window on 7.2) — every pass, not the
+   or the mobile API as the client decides; today's window on 7.2) — through the account's
+   ``Switchboard``, which reads it once for every game of that director and hands each
+   game its commands (``forumbot serve``; under ``forumbot run`` the board is the game's
+   own) — every pass, not the
    inbox's unread list first: that costs the same one request, and opening a conversation
    clears its unread mark even for a message of the current second that the read cannot
    list yet, so the unread list would hide it for good;
 2. every ``others_check_minutes``: the inbox's unread list (one request), for commands
    from anyone else (refused, audited, answered once an hour at most);
-3. in ONE transaction: the director's new messages carried out (each message recorded
-   with what it did, by its pmid: a message read twice is applied once), the matters due
-   to be told, and the PM that answers and tells them — one PM, not one per matter;
+3. in ONE transaction per game: the director's new messages carried out (each message
+   recorded with what it did, by its pmid: a message read twice is applied once) and the
+   PM that answers them; then the matters due to be told join that PM while it is still
+   queued — one PM, not one per matter;
 4. if the director approved or re-sent something: those posts are published now, BEFORE
    any PM (see below);
 5. the PMs sent (exactly once: ``pmbox``).
@@ -49,7 +53,8 @@ from forumbot.health import storage_problem
 from forumbot.notify.codes import Codes
 from forumbot.notify.commands import parse
 from forumbot.notify.handle import ACTOR, Handler, state_line
-from forumbot.notify.pmbox import PmBox, SendOutcome
+from forumbot.notify.pmbox import PmBox, PmRow, SendOutcome
+from forumbot.notify.switchboard import Item, Switchboard
 from forumbot.notify.tell import (HELP, NOTIFY_ALARM_KEY, NOTIFY_ALARM_KIND, Matter, current_matters,
                                   in_quiet_hours, notice_text)
 from forumbot.outbox import PublisherBusyError
@@ -58,10 +63,12 @@ from forumbot.store.codec import iso
 from parsers.pm import PrivateMessage
 
 if TYPE_CHECKING:  # pragma: no cover
+    from pathlib import Path
+
     from forumbot.agent import Agent, TickReport
     from forumbot.discuz import DiscuzClient
 
-__all__ = ["ACTOR", "FOREIGN_ACTOR", "Notifier", "PassResult"]
+__all__ = ["ACTOR", "FOREIGN_ACTOR", "Notifier", "PassResult", "game_name"]
 
 log = logging.getLogger("forumbot.notify")
 
@@ -76,6 +83,14 @@ _PM_REFUSED_ZH = {
     "NoPermission": "机器人账号没有发短消息的权限",
     "NewbiePeriod": "机器人账号在新手见习期，不能发短消息",
 }
+
+
+def game_name(config: Path) -> str:
+    """The game's name as ``forumbot serve`` gives it (its file's stem, or its folder's name
+    for ``game.toml``), under ``forumbot run`` too: the same game has the same name."""
+    from forumbot.service.scanner import name_for
+
+    return name_for(config)
 
 
 @dataclass
@@ -93,19 +108,31 @@ class PassResult:
 class Notifier:
     def __init__(self, rt: Runtime, client: DiscuzClient | None, *,
                  publish: Callable[[datetime, TickReport], None] | None = None,
-                 note: Callable[[TickReport, str, Exception], None] | None = None) -> None:
+                 note: Callable[[TickReport, str, Exception], None] | None = None,
+                 name: str | None = None) -> None:
         self.rt = rt
         self.client = client
         self.publish = publish
         self.note = note
-        self.codes = Codes(rt.store)
-        self.pmbox = PmBox(rt.store)
+        # The game's name, at the head of every PM and what the director types before a
+        # command: the service's name for it (its file or folder), under `run` alike.
+        self.name = name or game_name(rt.config.path)
+        self.aliases: tuple[str, ...] = tuple(rt.settings.notify.short_names)
+        self.board = Switchboard()  # its own, until the service joins it to the account's
+        self.board.join(self)
+        self.codes = Codes(rt.store, taken=lambda code: self.board.code_taken(code, self))
+        self.pmbox = PmBox(rt.store, game=self.name)
+        self.known_uid: int | None = None  # the director's uid, once known
         # Whether a PM may go now (None: always; the client waits for the flood clock).
         # ``forumbot serve`` sets it: PMs wait for the shared account's clock in the queue.
         self.may_send: Callable[[], bool] | None = None
-        # Whether this pass reads the PMs (None: every pass). ``forumbot serve`` runs a
-        # game's passes per thread, several per poll interval: it reads them once per interval.
-        self.read_due: Callable[[datetime], bool] | None = None
+        self._changed = False  # the director approved or re-sent something: publish, then say how it went
+        self._unsaid: list[int] = []  # answers to 批准 / 重发 that will say how the post went
+
+    def use_board(self, board: Switchboard) -> None:
+        """Share the account's board (``forumbot serve``)."""
+        self.board.leave(self)
+        board.join(self)
 
     @classmethod
     def for_agent(cls, agent: Agent) -> Notifier:
@@ -114,6 +141,10 @@ class Notifier:
     @property
     def settings(self):
         return self.rt.settings.notify
+
+    @property
+    def reads_commands(self) -> bool:
+        return bool(self.settings.enabled and self.settings.commands and self.client is not None)
 
     # ------------------------------------------------------------------ the pass
 
@@ -145,21 +176,22 @@ class Notifier:
         return result
 
     def _pass(self, uid: int, now: datetime, report: TickReport, result: PassResult) -> None:
-        read = self.settings.commands and (self.read_due is None or self.read_due(now))
-        director_messages = self._read_director(uid) if read else []
-        foreign = self._read_others(uid, now) if read else []
-        changed = self._decide(uid, director_messages, foreign, now, result)
-        if changed and self.publish is not None:
+        if self.settings.commands:
+            self.board.read(self, uid, now, result)
+        self._tell(uid, now, result)
+        if self._changed and self.publish is not None:
+            self._changed = False
             self.publish(now, report)  # what the director just approved goes before any PM
-            self._say_what_went_out(result.queued, now)
+            self._say_what_went_out(now)
         self._drop_stale(now)
         result.sent = self.send_pending(now)
 
-    def _say_what_went_out(self, queued: list[int], now: datetime) -> None:
+    def _say_what_went_out(self, now: datetime) -> None:
         """The answer to 批准 / 重发 was written before the post went out: it gains a line
         saying where that post stands now (published with its pid, held by the forum,
-        waiting for the flood clock, refused)."""
-        for row_id in queued:
+        waiting for the flood clock, refused) — while it is still queued."""
+        unsaid, self._unsaid = self._unsaid, []
+        for row_id in unsaid:
             row = self.pmbox.get(row_id)
             drafts = row.detail.get("sent_drafts") or []
             if row.purpose != "reply" or row.part != row.parts or not drafts:
@@ -173,6 +205,11 @@ class Notifier:
         """``[notify].director_uid``, or the uid of the director's posts in the game's
         threads (the director opens them). Kept in the store; a config change (another
         director) looks again."""
+        if self.known_uid is None:
+            self.known_uid = self._director_uid(now)
+        return self.known_uid
+
+    def _director_uid(self, now: datetime) -> int | None:
         s = self.settings
         if s.director_uid is not None:
             return s.director_uid
@@ -208,109 +245,133 @@ class Notifier:
 
     # ------------------------------------------------------------------ reading
 
-    def _meta_int(self, key: str) -> int | None:
+    def meta_int(self, key: str) -> int | None:
         value = self.rt.store.get_meta(key)
         return int(value) if value and value.lstrip("-").isdigit() else None
 
     def conversation_top(self, uid: int) -> int | None:
         """The newest pmid seen in the conversation with ``uid`` (None: never read)."""
-        return self._meta_int(f"notify:top:{uid}")
+        return self.meta_int(f"notify:top:{uid}")
 
-    def _read_director(self, uid: int) -> list[PrivateMessage]:
-        assert self.client is not None
-        store = self.rt.store
-        floor = self._meta_int(f"notify:floor:{uid}")
-        top = self.conversation_top(uid)
-        floor_at = store.get_meta(f"notify:floor_at:{uid}")
-        began = self.rt.clock.now()
-        messages = self.client.read_conversation(uid, since_id=floor,
-                                                 seen_at=datetime.fromisoformat(floor_at) if floor_at else None)
-        newest = max([m.id for m in messages] + [top or 0])
-        with store.write():
-            # One read behind: what this read listed is read again next pass (see above).
-            # ``floor_at``: when a read listed everything up to the floor (7.2 reads one
-            # date window reaching back that far).
-            store.set_meta(f"notify:floor:{uid}", str(newest if top is None else top))
-            store.set_meta(f"notify:floor_at:{uid}", began.isoformat() if top is None else
-                           (store.get_meta(f"notify:top_at:{uid}") or began.isoformat()))
-            store.set_meta(f"notify:top:{uid}", str(newest))
-            store.set_meta(f"notify:top_at:{uid}", began.isoformat())
-            if top is None:
-                # The game's first read: where reading starts. Nothing older is a command.
-                store.audit("bot", "notify.started", {"director_uid": uid, "from_pmid": newest}, at=began)
-                return []
-        return [m for m in messages if not m.own and not self._handled(m.id)]
+    def listens_since(self, uid: int) -> int:
+        """The director's messages above this pmid are this game's to consider: the newest
+        one when the game first read the conversation (0 for a game that began reading
+        before this was kept: it has recorded what it handled)."""
+        return self.meta_int(f"notify:from:{uid}") or 0
 
-    def _handled(self, pmid: int) -> bool:
+    def handled(self, pmid: int) -> bool:
         return self.rt.store._one("SELECT 1 AS x FROM notify_handled WHERE pmid = ?", (pmid,)) is not None
 
-    def _read_others(self, director: int, now: datetime) -> list[PrivateMessage]:
-        """Unread conversations with anyone but the director, every ``others_check_minutes``."""
-        assert self.client is not None
+    _handled = handled
+
+    def read_others(self, exclude: set[int], now: datetime, *, client: DiscuzClient | None = None
+                    ) -> list[PrivateMessage]:
+        """Unread conversations with anyone but the directors (``exclude``) and the bot,
+        every ``others_check_minutes``."""
+        client = client or self.client
+        assert client is not None
         last = self.rt.store.get_meta("notify:others_at")
         every = timedelta(minutes=self.settings.others_check_minutes)
         if last and now - datetime.fromisoformat(last) < every:
             return []
         self.rt.store.set_meta("notify:others_at", now.isoformat())
         found: list[PrivateMessage] = []
-        for conversation in self.client.unread_conversations():
-            if conversation.uid in (director, self.client.uid):
+        for conversation in client.unread_conversations():
+            if conversation.uid in exclude or conversation.uid == client.uid:
                 continue
             since = self.conversation_top(conversation.uid)
-            messages = self.client.read_conversation(conversation.uid, since_id=since)
+            messages = client.read_conversation(conversation.uid, since_id=since)
             newest = max([m.id for m in messages] + [since or 0])
             self.rt.store.set_meta(f"notify:top:{conversation.uid}", str(newest))
-            found += [m for m in messages if not m.own and not self._handled(m.id)]
+            found += [m for m in messages if not m.own and not self.handled(m.id)]
         return found
 
     # ------------------------------------------------------------------ deciding
 
-    def _decide(self, uid: int, messages: list[PrivateMessage], foreign: list[PrivateMessage], now: datetime,
-                result: PassResult) -> bool:
-        """The commands carried out, their record, and the PMs to send — one transaction."""
+    def take(self, items: list[Item], uid: int, now: datetime, result: PassResult | None) -> bool:
+        """The director's messages as the board hands them to this game, in ONE transaction:
+        its commands carried out, each message recorded (by pmid: never taken again), and
+        one PM answering them all. True when there is something to send or publish."""
         store = self.rt.store
-        changed = False
+        result = result if result is not None else PassResult()
         with store.write():
             answers: list[str] = []
             sent_drafts: list[int] = []  # approved or sent again now: the answer says how it went
-            bot_lines = [line for text in self.pmbox.recent_texts() for line in text.split("\n")]
-            for message in messages:
-                if self._handled(message.id):
+            games: list[str] = [self.name]
+            answering: list[int] = []
+            changed = False
+            for item in items:
+                message = item.message
+                if self.handled(message.id):
                     continue
-                commands = parse(message.text, bot_lines=bot_lines)
-                handler = Handler(self.rt, self.codes, now, message.id)
-                handler.run(commands)
-                said = handler.answers
-                if not commands and self._due("notify:help_at", HELP_EVERY, now):
-                    said = ["没有在你的消息里看到指令。" + HELP]
+                handler = Handler(self.rt, self.codes, now, message.id, prefix=self.board.prefix(self, uid))
+                handler.run(item.commands)
+                said = list(handler.answers)
+                effects = list(handler.effects)
+                for note in item.notes:
+                    record = {**note.effect, "pmid": message.id}
+                    store.audit(ACTOR, "notify.command", record, at=now)
+                    said.append(note.text)
+                    effects.append(record)
+                if item.bare and self._due("notify:help_at", HELP_EVERY, now):
+                    said = ["没有在你的消息里看到指令。" + (item.help or HELP)]
                     store.set_meta("notify:help_at", now.isoformat())
+                if not effects:  # its commands were for another game: recorded, never taken here
+                    effects = [{"result": "elsewhere", "pmid": message.id}]
                 answers += said
+                if said:
+                    games += [g for g in item.games if g not in games]
+                    answering.append(message.id)
                 sent_drafts += [one["draft"] for e in handler.effects if e.get("verb") in ("approve", "retry")
                                 for one in e.get("each", ()) if one.get("result") == "done"
                                 and isinstance(one.get("draft"), int)]
                 changed = changed or handler.changed
-                result.commands += len(commands)
-                self._record(message, uid, handler.effects, now)
+                result.commands += len(item.commands)
+                self._record(message, uid, effects, now)
                 result.read.append(message)
-            result.foreign += self._foreign(foreign, now, result)
-            matters = self._due_matters(now, answering=bool(answers))
-            if answers or matters:
-                body = "\n\n".join(answers + ([notice_text(matters, self._code_for(now))] if matters else []))
-                rows = self.pmbox.queue(uid, body, purpose="reply" if answers else "notice", now=now,
-                                        charset=self._charset(),
-                                        detail={"matters": [m.matter for m in matters],
-                                                "answering": [m.id for m in result.read],
-                                                "sent_drafts": sent_drafts})
+            if answers:
+                rows = self.pmbox.queue(uid, "\n\n".join(answers), purpose="reply", now=now,
+                                        charset=self._charset(), games=games,
+                                        detail={"answering": answering, "sent_drafts": sent_drafts})
                 result.queued += [r.id for r in rows]
-                for m in matters:
-                    store.db.conn.execute(
-                        "INSERT OR REPLACE INTO notify_told (matter, key, kind, summary, told_at, pm_id)"
-                        " VALUES (?, ?, ?, ?, ?, ?)", (m.matter, m.key, m.kind, m.summary, iso(now), rows[0].id))
-                if matters:
-                    store.set_meta("notify:last_told_at", now.isoformat())
-                    store.audit("bot", "notify.told", {"matters": [m.key for m in matters], "pm": rows[0].id}, at=now)
-                result.told += [m.matter for m in matters]
-        return changed
+                if sent_drafts:
+                    self._unsaid.append(rows[-1].id)
+        self._changed = self._changed or changed
+        return bool(answers) or changed
+
+    def _tell(self, uid: int, now: datetime, result: PassResult) -> None:
+        """The matters due to be told: in the answer still queued (one PM), or a notice."""
+        store = self.rt.store
+        with store.write():
+            reply = self._open_reply(uid)
+            matters = self._due_matters(now, answering=reply is not None)
+            if not matters:
+                return
+            issued: dict[int, str] = {}
+            text = notice_text(matters, self._code_for(now, issued), prefix=self.board.prefix(self, uid),
+                               draft_code=self._draft_code(now, issued))
+            if reply is not None and self.pmbox.amend(reply.id, reply.body + "\n\n" + text, now=now,
+                                                      charset=self._charset()):
+                row_id = reply.id
+            else:
+                rows = self.pmbox.queue(uid, text, purpose="notice", now=now, charset=self._charset(),
+                                        detail={"matters": [m.matter for m in matters]})
+                result.queued += [r.id for r in rows]
+                row_id = rows[0].id
+            for m in matters:
+                store.db.conn.execute(
+                    "INSERT OR REPLACE INTO notify_told (matter, key, kind, summary, told_at, pm_id)"
+                    " VALUES (?, ?, ?, ?, ?, ?)", (m.matter, m.key, m.kind, m.summary, iso(now), row_id))
+            store.set_meta("notify:last_told_at", now.isoformat())
+            store.audit("bot", "notify.told", {"matters": [m.key for m in matters], "pm": row_id}, at=now)
+            result.told += [m.matter for m in matters]
+
+    def _open_reply(self, uid: int) -> PmRow | None:
+        """The newest answer to the director still queued and never tried (what is told
+        joins it), if any."""
+        rows = [r for r in self.pmbox.rows("queued", purpose="reply") if r.attempts == 0 and r.to_uid == uid
+                and r.part == r.parts]
+        return rows[-1] if rows else None
 
     def _record(self, message: PrivateMessage, from_uid: int, effects: list[dict[str, Any]], now: datetime) -> None:
         self.rt.store.db.conn.execute(
@@ -322,30 +383,35 @@ class Notifier:
         last = self.rt.store.get_meta(key)
         return not last or now - datetime.fromisoformat(last) >= every
 
-    def _foreign(self, messages: list[PrivateMessage], now: datetime, result: PassResult) -> int:
-        """Commands from anyone but the director: not carried out, audited, answered (at
-        most once an hour per user, so nobody can make the bot write PMs at will)."""
-        refused = 0
+    def refuse_others(self, messages: list[PrivateMessage], now: datetime, result: PassResult | None, *,
+                      games: list[str]) -> bool:
+        """Commands from anyone but a director: not carried out, audited, answered (at most
+        once an hour per user, so nobody can make the bot write PMs at will). ``games``: the
+        account's games (the refusal names them). True when a refusal was queued."""
+        result = result if result is not None else PassResult()
+        queued = False
         for message in messages:
             commands = parse(message.text)
             if not commands or message.uid is None:
                 continue
-            refused += len(commands)
+            result.foreign += len(commands)
             detail = {"uid": message.uid, "name": message.author, "pmid": message.id,
                       "commands": [c.text for c in commands]}
             self.rt.store.audit(FOREIGN_ACTOR, "notify.foreign", detail, at=now)
-            log.warning("PM from %s (uid %s) with commands %s: not the director, ignored", message.author,
-                        message.uid, [c.text for c in commands])
+            log.warning("PM from %s (uid %s) with %d command(s): not a director, not carried out", message.author,
+                        message.uid, len(commands))
             answer = self.settings.answer_others and self._due(f"notify:answered:{message.uid}",
                                                                 FOREIGN_ANSWER_EVERY, now)
             self._record(message, message.uid, [{**detail, "result": "ignored", "answered": answer}], now)
             if answer:
                 self.rt.store.set_meta(f"notify:answered:{message.uid}", now.isoformat())
-                rows = self.pmbox.queue(message.uid, "你不是本局的导演，机器人不执行你的指令（已记录）。"
+                whose = "本局" if len(games) <= 1 else "这些游戏中任何一局"
+                rows = self.pmbox.queue(message.uid, f"你不是{whose}的导演，机器人不执行你的指令（已记录）。"
                                                      "如有需要，请直接联系导演。", purpose="foreign", now=now,
-                                        charset=self._charset(), detail={"answering": [message.id]})
+                                        charset=self._charset(), detail={"answering": [message.id]}, games=games)
                 result.queued += [r.id for r in rows]
-        return refused
+                queued = True
+        return queued
 
     def _due_matters(self, now: datetime, *, answering: bool) -> list[Matter]:
         """The matters to tell now: not told yet, of a wanted kind; held back in quiet hours
@@ -361,16 +427,43 @@ class Notifier:
             return []
         return untold
 
-    def _code_for(self, now: datetime) -> Callable[[Matter], str | None]:
+    def _code_for(self, now: datetime, issued: dict[int, str] | None = None) -> Callable[[Matter], str | None]:
+        """The code a matter's draft is told with. ``issued``: the codes already given in
+        the same PM (a draft named twice — its alarm and its failure — has one code)."""
+        issued = issued if issued is not None else {}
+
         def code_for(matter: Matter) -> str | None:
             if matter.draft_id is None:
                 return None
+            if matter.draft_id in issued:
+                return issued[matter.draft_id]
             # A failed draft that fails again is a new matter: a new code (the old one was
             # spent by 重发, or is stale with the retry).
             told_before = self.rt.store._one("SELECT 1 AS x FROM notify_told WHERE key = ? AND matter != ?",
                                              (matter.key, matter.matter)) is not None
-            return self.codes.draft_code(matter.draft_id, at=now, fresh=told_before)
+            issued[matter.draft_id] = self.codes.draft_code(matter.draft_id, at=now, fresh=told_before)
+            return issued[matter.draft_id]
         return code_for
+
+    def _draft_code(self, now: datetime, issued: dict[int, str] | None = None) -> Callable[[int], str | None]:
+        """The code of a draft a library text names (``forumbot retry 12``), for a draft the
+        director can still act on."""
+        from forumbot.outbox import DraftState, UnknownDraftError
+
+        issued = issued if issued is not None else {}
+
+        def draft_code(draft_id: int) -> str | None:
+            if draft_id in issued:
+                return issued[draft_id]
+            try:
+                draft = self.rt.outbox.get(draft_id)
+            except UnknownDraftError:
+                return None
+            if draft.state not in (DraftState.DRAFT, DraftState.FAILED, DraftState.PENDING_MODERATION):
+                return None
+            issued[draft_id] = self.codes.draft_code(draft_id, at=now)
+            return issued[draft_id]
+        return draft_code
 
     def _charset(self) -> str:
         return self.client.charset if self.client is not None and self.client.charset else "utf-8"

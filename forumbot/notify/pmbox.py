@@ -13,14 +13,19 @@ not the thread, and not before ``PM_SETTLE_SECONDS``. The discipline is the outb
            nothing sent)
     queued ──▶ dropped (never sent: every matter it told ended before it could go)
 
-Each PM ends with a marker line (``forumbot:pm-3fa9c1-17-0b5e2d``: game, row, random). A
+Each PM begins with the game it is about (``［第二局］``: one director may run several
+games on one bot account) and ends with a marker line, ``（防重发标记 pm-3fa9c1-17-0b5e2d）``
+(game, row, random: what the bot looks for in the conversation so that it never sends a
+PM twice; earlier versions wrote ``（forumbot:pm-…）``, found the same way). A
 row is claimed — state ``sending``, attempts + 1, the attempt's time and the newest pmid
 of the conversation known then — and COMMITTED before the forum is asked. A row left
 ``sending`` (killed mid-send, a dropped connection, a timeout) is looked up in the
 conversation by its marker before anything is sent again: found → sent with that pmid;
-not found by a read that began at least ``PM_SETTLE_SECONDS`` after the attempt → sent
-again. A read sooner than that proves nothing (the forum lists no message of the current
-second): it waits the rest of the interval first. Sending happens under the outbox's
+not found by a read that began at least ``PM_SETTLE_SECONDS`` after the attempt's fate
+became unknown (the error, or this process's first sight of a row another left) → sent
+again. A read sooner than that proves nothing: the forum lists no message of the current
+second, and stamps a PM when its POST is handled — after the client's flood-clock wait,
+up to 16 s past the claim. It waits the rest of the interval first. Sending happens under the outbox's
 publish lock (one process sends at a time).
 
 A text longer than the forum keeps is cut into parts (``（第1/3条）``): the ``message``
@@ -50,7 +55,8 @@ log = logging.getLogger("forumbot.notify")
 
 PM_MAX_BYTES = 65535  # the message column (MySQL text) of X3.5's and 7.2's UCenter
 _MARGIN = 512  # the part header, the marker line and a GBK entity or two
-PM_MARKER = re.compile(r"forumbot:(pm-[0-9a-f]{6}-[0-9]+-[0-9a-f]{6})")
+PM_MARKER = re.compile(r"(?:forumbot:|防重发标记 )(pm-[0-9a-f]{6}-[0-9]+-[0-9a-f]{6})")
+MARKER_LINE = "（防重发标记 {marker}）"  # says what it is, in as few characters as it can
 
 # The forum said no and nothing was stored, but it will likely pass later by itself.
 _TRANSIENT = (errors.FloodControl, errors.SiteClosed, errors.NotLoggedIn, errors.BadFormHash,
@@ -115,10 +121,20 @@ class PmRow:
     created_at: datetime
 
     @property
+    def games(self) -> list[str]:
+        """The games it is about, as its first line names them."""
+        return [str(g) for g in self.detail.get("games") or ()]
+
+    @property
     def text(self) -> str:
-        """What is sent: the part's header, the body, the marker line."""
+        """What is sent: the game, the part's header, the body, the marker line."""
+        names = self.games
+        shown = "、".join(names)
+        if len(shown) > 40 or len(names) > 5:  # the margin (``_MARGIN``) keeps room for 40 characters
+            shown = f"{names[0][:40]}等 {len(names)} 局"
+        game = f"［{shown}］" if names else ""
         head = f"（第{self.part}/{self.parts}条）\n" if self.parts > 1 else ""
-        return f"{head}{self.body.rstrip()}\n（forumbot:{self.marker}）"
+        return f"{game}{head}{self.body.rstrip()}\n{MARKER_LINE.format(marker=self.marker)}"
 
 
 def _row(r: Mapping[str, Any]) -> PmRow:
@@ -137,10 +153,14 @@ class SendOutcome:
 
 
 class PmBox:
-    def __init__(self, store: Store, *, rng: random.Random | None = None, max_bytes: int = PM_MAX_BYTES) -> None:
+    def __init__(self, store: Store, *, rng: random.Random | None = None, max_bytes: int = PM_MAX_BYTES,
+                 game: str | None = None) -> None:
         self.store = store
+        self.game = game  # the game's name, at the head of every PM (unless ``queue`` names others)
         self._rng = rng
         self.max_bytes = max_bytes
+        # row → when this process learned its send's fate was unknown (see ``_send_one``).
+        self._unsure: dict[int, datetime] = {}
 
     # -- reading -----------------------------------------------------------------------
 
@@ -177,9 +197,12 @@ class PmBox:
     # -- queueing ----------------------------------------------------------------------
 
     def queue(self, to_uid: int, body: str, *, purpose: str, now: datetime,
-              detail: Mapping[str, Any] | None = None, charset: str = "utf-8") -> list[PmRow]:
-        """Queue ``body`` for ``to_uid`` (in parts when it is longer than the forum keeps);
-        joins the caller's transaction."""
+              detail: Mapping[str, Any] | None = None, charset: str = "utf-8",
+              games: list[str] | None = None) -> list[PmRow]:
+        """Queue ``body`` for ``to_uid`` (in parts when it is longer than the forum keeps),
+        headed by ``games`` (default: this box's game); joins the caller's transaction."""
+        names = games if games is not None else ([self.game] if self.game else [])
+        detail = {**dict(detail or {}), **({"games": names} if names else {})}
         parts = split_text(body.strip(), self.max_bytes - _MARGIN, charset)
         rows = []
         with self.store.write() as conn:
@@ -242,9 +265,16 @@ class PmBox:
                   pause: Callable[[float], None]) -> SendOutcome:
         if row.state == "sending":
             # Tried before: it may be on the forum. Never send before looking, and look only
-            # once the attempt's second is over (a message of the current second is unlisted).
+            # once the second it may have been stored in is over (a message of the current
+            # second is unlisted). That second is not the claim's: the client waits for the
+            # flood clock (16 s on X3.5) and may wait again for a second chance after the
+            # claim, and the forum stamps the PM when the POST is handled. What bounds it is
+            # when the attempt's fate became unknown — the error, here, or for a row left by
+            # another process (killed, reloaded) the moment it is first seen here, which is
+            # after that process ended.
             assert row.attempted_at is not None
-            wait = PM_SETTLE_SECONDS - (clock_now() - row.attempted_at).total_seconds()
+            unsure = max(row.attempted_at, self._unsure.setdefault(row.id, clock_now()))
+            wait = PM_SETTLE_SECONDS - (clock_now() - unsure).total_seconds()
             if wait > 0:
                 pause(wait)
             try:
@@ -253,6 +283,7 @@ class PmBox:
                 self._note(row.id, f"looking for it: {type(exc).__name__}: {exc}", clock_now())
                 return SendOutcome(row.id, "unresolved", error=exc)
             if found is not None:
+                self._unsure.pop(row.id, None)
                 self._done(row.id, found.id, clock_now(), found=True)
                 log.info("PM #%d: found in the conversation as pmid %d (not sent again)", row.id, found.id)
                 return SendOutcome(row.id, "found", pmid=found.id)
@@ -281,11 +312,14 @@ class PmBox:
                     conn.execute("UPDATE notify_pms SET state = 'queued', last_error = ?, updated_at = ?"
                                  " WHERE id = ?", (f"{type(exc).__name__}: {exc}", iso(clock_now()), row.id))
                 return SendOutcome(row.id, "deferred", error=exc)
+            self._unsure[row.id] = clock_now()
             self._note(row.id, f"{type(exc).__name__}: {exc}", clock_now())
             return SendOutcome(row.id, "unresolved", error=exc)
         except errors.ForumError as exc:  # may have reached the forum: looked up first next time
+            self._unsure[row.id] = clock_now()
             self._note(row.id, f"{type(exc).__name__}: {exc}", clock_now())
             return SendOutcome(row.id, "unresolved", error=exc)
+        self._unsure.pop(row.id, None)
         self._done(row.id, sent.pmid, clock_now(), found=False)
         return SendOutcome(row.id, "sent", pmid=sent.pmid)
 

@@ -45,7 +45,9 @@ HELP = ("可用的指令（直接回复这条消息即可，编号不分大小�
         "夜晚 第N日 出局：名字、名字 —— 录入第N日前夜的结果（没有人出局：平安夜 第N日）\n"
         "警长 名字 —— 指定继任警长\n"
         "确认 编号 —— 执行上一步预览的录入\n"
-        "状态 —— 现在的局面和待办")
+        "状态 —— 现在的局面和待办\n"
+        "同时导演几局游戏：在指令前写上游戏名，例如「第二局 平安夜 第2日」「第二局 状态」；"
+        "编号只属于一局，不用写游戏名")
 
 
 @dataclass(frozen=True)
@@ -78,6 +80,11 @@ def no_api_keys(text: str) -> str:
 
 def _matter(rt: Runtime, item: Attention) -> Matter:
     draft_id = item.ref if item.kind in _DRAFT_KINDS else None
+    if item.kind is AttentionKind.ALARM:
+        # A post held for moderation: its draft gets a code (驳回 by PM, not a CLI command).
+        alarm = next((a for a in rt.store.alarms() if a.id == item.ref), None)
+        if alarm is not None and alarm.key.startswith("moderation:") and alarm.key[11:].isdigit():
+            draft_id = int(alarm.key[11:])
     day = item.ref if item.kind is AttentionKind.NIGHT_RESULT else None
     detail = item.detail
     if item.kind is AttentionKind.FAILED and draft_id is not None:
@@ -108,9 +115,40 @@ def in_quiet_hours(now: datetime, quiet: tuple[time, time] | None) -> bool:
     return start <= t < end if start < end else (t >= start or t < end)
 
 
-def hints(matter: Matter, code: str | None) -> list[str]:
+# The CLI commands library texts name (alarms, attention), said as the PM command instead.
+_CLI_COMMAND = re.compile(r"`forumbot (approve|retry|reject) (\d+)(?: --why …| --why [^`]*)?`")
+_PM_VERB = {"approve": "批准 {code}", "retry": "重发 {code}", "reject": "驳回 {code} 理由：……"}
+
+
+def by_pm(text: str, draft_code: Callable[[int], str | None] | None) -> str:
+    """``text`` with the CLI commands it names for a draft (`` `forumbot reject 12 --why …` ``)
+    said as the director's answer by PM (「驳回 K7M3 理由：……」): a director on a phone has
+    no terminal. Commands of drafts without a code are left for ``plain`` to drop."""
+    if draft_code is None:
+        return text
+
+    def say(m: re.Match[str]) -> str:
+        code = draft_code(int(m.group(2)))
+        return f"回复「{_PM_VERB[m.group(1)].format(code=code)}」" if code else m.group(0)
+
+    return _CLI_COMMAND.sub(say, text)
+
+
+def hints(matter: Matter, code: str | None, *, prefix: str = "",
+          draft_code: Callable[[int], str | None] | None = None) -> list[str]:
     """What the director can answer to settle it (each line has more than a bare command,
-    so a line pasted back is never read as a command: see ``commands.clean``)."""
+    so a line pasted back is never read as a command: see ``commands.clean``). ``prefix``:
+    the game's name and a space when the director runs several games (a command without a
+    code must name its game)."""
+    from forumbot.notify.handle import plain
+
+    if matter.kind == AttentionKind.ALARM.value and matter.draft_id is not None and code:
+        # Held for moderation: the director may stop waiting for it, by PM.
+        detail = by_pm(matter.detail, lambda d: code if d == matter.draft_id else None)
+        said = [plain(detail)] if detail else []
+        if f"驳回 {code}" not in "".join(said):
+            said.append(f"不再等它：回复「驳回 {code} 理由：……」")
+        return said
     if matter.kind in (AttentionKind.FINAL_COUNT.value, AttentionKind.APPROVAL.value) and code:
         return [f"回复「批准 {code}」发出，「查看 {code}」看全文，「驳回 {code} 理由：……」不发"]
     if matter.kind == AttentionKind.FAILED.value and code:
@@ -118,31 +156,33 @@ def hints(matter: Matter, code: str | None) -> list[str]:
         return lines + [f"回复「重发 {code}」再发一次（先在论坛上查找，不会重复），「查看 {code}」看全文，"
                         f"「驳回 {code} 理由：……」放弃"]
     if matter.kind == AttentionKind.NIGHT_RESULT.value and matter.day:
-        return [f"回复「夜晚 第{matter.day}日 出局：名字、名字」录入（没有人出局回复「平安夜 第{matter.day}日」）"]
+        return [f"回复「{prefix}夜晚 第{matter.day}日 出局：名字、名字」录入"
+                f"（没有人出局回复「{prefix}平安夜 第{matter.day}日」）"]
     if matter.kind == AttentionKind.SUCCESSOR.value:
-        return ["回复「警长 名字」指定继任警长（机器人会先说明影响，再等你确认）"]
+        return [f"回复「{prefix}警长 名字」指定继任警长（机器人会先说明影响，再等你确认）"]
     if matter.kind in (AttentionKind.ALARM.value, AttentionKind.STALE_PUBLISHED.value,
                        AttentionKind.CARD_PROPOSAL.value) and matter.detail:
-        return [matter.detail]
+        return [plain(by_pm(matter.detail, draft_code))]
     return []
 
 
-def notice_text(matters: list[Matter], code_for: Callable[[Matter], str | None]) -> str:
-    """One PM telling ``matters`` (most urgent first)."""
+def notice_text(matters: list[Matter], code_for: Callable[[Matter], str | None], *, prefix: str = "",
+                draft_code: Callable[[int], str | None] | None = None) -> str:
+    """One PM telling ``matters`` (most urgent first); ``prefix``: see ``hints``."""
     todo = [m for m in matters if m.kind != "recovery"]
     news = [m for m in matters if m.kind == "recovery"]
     lines: list[str] = []
     if len(todo) == 1:
         lines.append(f"【待你处理】{todo[0].summary}")
-        lines += [f"　{h}" for h in hints(todo[0], code_for(todo[0]))]
+        lines += [f"　{h}" for h in hints(todo[0], code_for(todo[0]), prefix=prefix, draft_code=draft_code)]
     elif todo:
         lines.append(f"【待你处理】共 {len(todo)} 件：")
         for n, m in enumerate(todo, start=1):
             lines.append(f"{n}. {m.summary}")
-            lines += [f"　{h}" for h in hints(m, code_for(m))]
+            lines += [f"　{h}" for h in hints(m, code_for(m), prefix=prefix, draft_code=draft_code)]
     for m in news:
         lines.append(f"【通知】{m.summary}")
-    lines.append("回复「状态」看局面，「帮助」看全部指令。")
+    lines.append(f"回复「{prefix}状态」看局面，「帮助」看全部指令。")
     return "\n".join(lines)
 
 

@@ -10,12 +10,14 @@ same pass, the same rules, the same outbox — with what the scheduler decides a
 * the same for the director's PMs (``[notify]``): they go through the shared session and
   count on the same clock (on X3.5 a PM right after a reply is refused: 两次发送短消息太快),
   so a PM stays queued while the clock runs and is sent on the pass that comes back;
-  and the director's PMs are read once per poll interval, not on every per-thread pass.
+* the director's PMs are read through the account's ``Switchboard`` (the session's): once
+  per poll interval per director for all the games on the account, each command to its
+  game (``forumbot.notify.switchboard``).
 """
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Collection
 
 from engine.state import DayWindow, GameState
@@ -24,14 +26,17 @@ from forumbot.outbox import Draft, PublishOutcome, Refresh
 
 
 class ServiceAgent(Agent):
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args, name: str | None = None, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.due: set[int] | None = None  # the threads this pass reads (None: every active one)
         self.held_for_flood: list[int] = []  # drafts this pass left for the flood clock
         self.pms_held = False  # the director's PMs this pass left for the flood clock
         self.notifier.may_send = self._may_send_pm
-        self.notifier.read_due = self._pm_read_due
-        self._pm_read_at: datetime | None = None
+        if name is not None:
+            self.notifier.name = self.notifier.pmbox.game = name
+        session = getattr(self.client, "session", None)
+        if session is not None:
+            self.notifier.use_board(session.board)
 
     def pass_over(self, threads: Collection[int] | None) -> TickReport:
         """One pass reading ``threads`` (of the active ones; None: all of them)."""
@@ -75,16 +80,6 @@ class ServiceAgent(Agent):
             super().process_day(day, now, report)
         finally:
             self.client.page_budget = budget
-
-    def _pm_read_due(self, now: datetime) -> bool:
-        """The director's PMs are read once per poll interval (as ``forumbot run`` reads
-        them once per pass), not on every per-thread pass: a PM read costs a request of
-        the account's shared throttle like a thread read."""
-        interval = timedelta(seconds=self.rt.settings.agent.poll_interval_seconds)
-        if self._pm_read_at is not None and now < self._pm_read_at + interval:
-            return False
-        self._pm_read_at = now
-        return True
 
     def _may_send_pm(self) -> bool:
         session = getattr(self.client, "session", None)

@@ -126,7 +126,7 @@ class GameSlot:
             lock.update(desk={"url": desk_url})
         self.lock = lock
         rt.store.db.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
-        self.agent = ServiceAgent(rt, client, health=Health(lock))
+        self.agent = ServiceAgent(rt, client, health=Health(lock), name=self.name)
         self.plan = GamePlan(self.name, session_key(rt), rt.settings.agent.poll_interval_seconds)
         self.state, self.error, self.detail = "running", None, None
         self._data_version = self._version()
@@ -136,6 +136,8 @@ class GameSlot:
         return True
 
     def close(self) -> None:
+        if self.agent is not None:
+            self.agent.notifier.board.leave(self.agent.notifier)
         if self.lock is not None:
             self.pool.release(self.name)
             self.lock.release()
@@ -167,6 +169,7 @@ class GameSlot:
         client = agent.client
         client.page_budget = job.budget
         before = {tid: rt.store.cursor(tid) for tid in job.threads}
+        pms_waiting = bool(agent.notifier.pmbox.pending())
         try:
             if not plan.started:
                 agent.start()
@@ -195,7 +198,8 @@ class GameSlot:
         # What the game list shows changes with what the pass did (or a moment passed):
         # an idle pass only moves its "last pass" (the list costs nothing then).
         eventful = bool(report.new_posts or report.edited_posts or report.drafts or report.published
-                        or errors or self.pass_errors or plan.crossing != crossing)
+                        or errors or self.pass_errors or plan.crossing != crossing
+                        or (pms_waiting and not agent.notifier.pmbox.pending()))  # a game over may finish now
         self.pass_errors = errors
         if errors:
             agent.health.fail(PASS_PROBLEM, "上一轮：" + "；".join(errors[:3]), "; ".join(report.errors[:3]), now=now)
@@ -257,13 +261,27 @@ class GameSlot:
         assert self.rt is not None
         over = game_over(self.rt, state or current_state(self.rt.config, self.rt.store))
         sending = self.rt.outbox.drafts(DraftState.APPROVED, DraftState.PUBLISHING)
-        if over is not None and not sending:
+        # The director's PMs too: the answer to the PM that ended the game (its final count
+        # approved by PM) is queued in that very pass, often behind the flood clock the
+        # final count just started — it needs the passes that send it.
+        pms = self.agent.notifier.pmbox.pending() if self.agent is not None else []
+        if over is not None and not sending and not pms:
             if self.state != "finished":
                 log.info("the game is over (%s); no more passes", over.how)
             self.state = "finished"
         elif self.state == "finished":
             log.info("the game goes on again")
             self.state = "running"
+
+    def wake(self, now: datetime) -> None:
+        """Something was given to this game outside its pass (a director's command the
+        account's board read in another game's pass): its pass comes soon, even when the
+        game is over (the answer must go out)."""
+        if self.plan is not None:
+            self.plan.changed = True
+        if self.state == "finished":
+            self.state = "running"
+            self.check_finished(now)
 
     # ------------------------------------------------------------------ outside changes
 

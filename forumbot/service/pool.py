@@ -88,6 +88,11 @@ class Session:
         self.down_since: datetime | None = None
         self.down_until: datetime | None = None
         self.failures = 0
+        # The account's conversations with its directors, shared by its games: each read
+        # once per poll, each command to its game (forumbot.notify.switchboard).
+        from forumbot.notify.switchboard import Switchboard
+
+        self.board = Switchboard(shared=True)
 
     # ------------------------------------------------------------------ games
 

@@ -203,7 +203,18 @@ class Service:
         taken = {s.database.resolve(): s.name for s in self.slots.values()
                  if s.database is not None and s.name != file.name}
         slot.open(taken=taken, desk_url=self._game_url(file.name))
+        session = self.pool.session_of(file.name)
+        if session is not None:
+            board = session.board
+            board.context = self._game
+            board.wake = lambda name: self._wake(name)
+            board.other_names = lambda: {n: n for n, s in self.slots.items() if s.agent is None}
         return slot
+
+    def _wake(self, name: str) -> None:
+        slot = self.slots.get(name)
+        if slot is not None:
+            slot.wake(self.clock.now())
 
     def _game_url(self, name: str) -> str | None:
         if not self.desk_url:
@@ -284,8 +295,10 @@ def log_events(slot: GameSlot, report) -> None:
             log.warning("%s 发送失败：%s", what, outcome.error)
         elif outcome.how is PublishHow.SUPERSEDED:
             log.info("%s 不再发出：%s", what, outcome.error)
+        elif outcome.how is PublishHow.RELEASED:  # a moderator let it through: no error to name
+            log.info("%s 已通过论坛审核，已发布 (pid %s)", what, outcome.pid)
         else:
-            log.info("%s 稍后再发：%s", what, outcome.error)
+            log.info("%s 稍后再发%s", what, f"：{outcome.error}" if outcome.error else "")
 
 
 __all__ = ["CURRENT_GAME", "SERVICE_LOCK", "Service", "ServiceBusy", "ServiceView", "log_events"]

@@ -26,6 +26,13 @@ class GameFile:
         return self.name
 
 
+def name_for(config: Path) -> str:
+    """A game config's name as the scan gives it: its folder's for ``game.toml``, else the
+    file's stem (NFC). ``forumbot run`` names its game the same way (its PMs say it)."""
+    name = config.parent.name if config.name == GAME_FILE and config.parent.name else config.stem
+    return unicodedata.normalize("NFC", name)
+
+
 def _skipped(name: str) -> bool:
     return name.startswith((".", "_")) or name.endswith("~")
 
@@ -66,4 +73,4 @@ def find_game(folder: Path, name: str) -> GameFile | None:
     return scan(folder).get(unicodedata.normalize("NFC", name.strip()))
 
 
-__all__ = ["GAME_FILE", "GameFile", "find_game", "scan"]
+__all__ = ["GAME_FILE", "GameFile", "find_game", "name_for", "scan"]

@@ -20,6 +20,18 @@ from forumbot.simulator import SimClock, Simulator
 from forumbot.simulator.pm import PmMessage
 
 SEND_PATHS = ("op=send", "module=sendpm", "action=send")
+_HEAD = re.compile(r"^［[^］]*］")
+
+
+def body(text: str) -> str:
+    """A PM's text without the game it names at its head (``［第二局］``)."""
+    return _HEAD.sub("", text, count=1)
+
+
+def head(text: str) -> str | None:
+    """The game(s) a PM names at its head."""
+    m = _HEAD.match(text)
+    return m.group(0)[1:-1] if m else None
 
 
 @dataclass
@@ -48,6 +60,11 @@ class NotifyGame:
     def until(self, when: datetime, step: timedelta = timedelta(minutes=10)) -> None:
         while self.clock.now() < when:
             self.tick(step)
+
+    @property
+    def name(self) -> str:
+        """The game's name, as its PMs give it."""
+        return self.game.agent.notifier.name
 
     def uid(self, name: str) -> int:
         return self.sim.data.user(name).uid

@@ -106,13 +106,15 @@ class Served:
 
 def served(tmp: Path, count: int, *, votes: int = 3, deadline: timedelta = timedelta(hours=8),
            elapsed: timedelta = timedelta(hours=2), factor: float = FACTOR, names: list[str] | None = None,
-           posts: int = 0, seed: int = 0, notify: dict[str, object] | None = None, **agent: object) -> Served:
+           posts: int = 0, seed: int = 0, notify: dict[str, object] | None = None, days: int = 1,
+           director: str | None = None, **agent: object) -> Served:
     """``count`` games on one simulator, day 1 begun ``elapsed`` ago with its deadline
-    ``deadline`` after its start; each game's first ``votes`` players have voted."""
+    ``deadline`` after its start; each game's first ``votes`` players have voted.
+    ``director``: one director for every game."""
     clock = AcceleratedClock(origin=GAME_START + elapsed, factor=factor)
     sim = HarnessSimulator(clock=clock, bot_name=BOT)  # on_bot_post: the crash test's window
     many = build_games(sim, count, start=GAME_START, deadline=GAME_START + deadline, posts=posts, seed=seed,
-                       names=names)
+                       names=names, days=days, director=director)
     for game in many.games:
         people = game.plan.players
         for i, who in enumerate(people[:votes]):

@@ -73,7 +73,7 @@ def test_cmd_drafts_show_approve__final_count(played):
     assert shown.exit_code == 0 and "【最终计票】" in shown.output
     approved = invoke(config, "approve", str(draft_id))
     assert approved.exit_code == 0 and "已批准" in approved.output
-    assert ("director", "outbox.approved") in audit_actions(config)
+    assert ("director(cli)", "outbox.approved") in audit_actions(config)
 
 
 def test_cmd_reject__needs_a_reason_and_is_audited(played):

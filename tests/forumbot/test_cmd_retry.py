@@ -22,8 +22,8 @@ def test_cmd_retry__a_failed_post_goes_out_once_the_cause_is_fixed(tmp_path):
         assert f"已重新批准 #{failed.id} 计票" in result.output and "只发一次" in result.output
         assert game.rt.outbox.get(failed.id).state is DraftState.APPROVED
         [entry] = [e for e in game.rt.outbox.history(failed.id) if e.detail.get("retry")]
-        assert entry.actor == "director"
-        assert any(e.action == "outbox.approved" and e.actor == "director" and e.detail.get("retry")
+        assert entry.actor == "director(cli)"  # the command line, told apart from the desk
+        assert any(e.action == "outbox.approved" and e.actor == "director(cli)" and e.detail.get("retry")
                    for e in game.rt.store.audit_log())
         play(game, until=at(1, "10:15"))
         assert game.rt.outbox.get(failed.id).state is DraftState.PUBLISHED

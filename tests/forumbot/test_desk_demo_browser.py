@@ -266,7 +266,7 @@ def test_desk_demo_browser__audit_shows_the_director_for_every_approval_and_nigh
     manual = {a.draft_id for a in run.approvals}
     approvals = [e for e in log if e.action == "outbox.approved" and e.detail.get("draft") in manual]
     assert sorted(e.detail["draft"] for e in approvals) == sorted(manual)  # each approved once
-    assert {e.actor for e in approvals} == {"director"}
+    assert {e.actor for e in approvals} == {"director(desk)"}  # approved on the desk, and the audit says so
     nights = [e for e in log if e.action == "event.night"]
     assert [(e.actor, e.detail["day"]) for e in nights] == [("director", 2), ("director", 3)]
     # nobody but the director approved a draft that waited for approval

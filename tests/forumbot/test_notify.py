@@ -6,6 +6,7 @@ whose answer was lost, quiet hours, the outage and its recovery, the defaults.""
 from __future__ import annotations
 
 import json
+import re
 from datetime import timedelta
 
 import pytest
@@ -17,7 +18,7 @@ from forumbot.scenario import BOT, DIRECTOR, at
 from forumbot.settings import load_settings
 from forumbot.simulator import Fault
 from tests.forumbot.game_support import config_text
-from tests.forumbot.notify_support import NotifyGame, notify_game
+from tests.forumbot.notify_support import NotifyGame, body, head, notify_game
 
 GENERATIONS = [("x3", "utf-8"), ("7.2", "utf-8")]
 
@@ -45,7 +46,9 @@ def test_notify__a_waiting_draft_is_told_once(ng):
     assert len(about) == 1, [m.text for m in ng.bot_pms()]
     text = about[0].text
     code = ng.code_of(draft)
-    assert f"「批准 {code}」发出" in text and f"「查看 {code}」" in text and "forumbot:pm-" in text
+    assert f"「批准 {code}」发出" in text and f"「查看 {code}」" in text
+    assert text.endswith("）") and "（防重发标记 pm-" in text.splitlines()[-1]  # says what it is, in Chinese
+    assert head(text) == ng.name  # every PM names its game
     assert ng.rt.outbox.get(draft.id).state is DraftState.DRAFT  # telling approves nothing
 
 
@@ -64,7 +67,7 @@ def test_notify__approve_by_pm_publishes_once(ng):
     posts = [p for p in ng.sim.posts(ng.game.world.tids["vote1"]) if done.marker in p.message]
     assert len(posts) == 1 and posts[0].pid == done.pid
     texts = [m.text for m in ng.bot_pms()]
-    (answer,) = [t for t in texts if t.startswith(f"已批准 #{draft.id} 第1日最终计票")]
+    (answer,) = [t for t in texts if body(t).startswith(f"已批准 #{draft.id} 第1日最终计票")]
     # written before the post went out, sent after: it says how that went, with the pid
     assert f"现在：#{draft.id} 第1日最终计票 已" in answer and f"已发布（pid {done.pid}）" in answer
     assert any(f"编号 {code} 已经用过" in t and "通过站内信批准，已发布" in t for t in texts)
@@ -80,7 +83,7 @@ def test_notify__approve_by_pm_on_a_gbk_72_forum(tmp_path):
         ng.says(f"好的，批准　{code.lower()}。谢谢！")  # full-width space, lower case, words around
         ng.tick()
         assert ng.rt.outbox.get(draft.id).state is DraftState.PUBLISHED
-        assert any(m.text.startswith(f"已批准 #{draft.id}") for m in ng.bot_pms())
+        assert any(body(m.text).startswith(f"已批准 #{draft.id}") for m in ng.bot_pms())
         assert "警长" in ng.sim.post(ng.rt.outbox.get(draft.id).pid).message
     finally:
         ng.close()
@@ -94,7 +97,7 @@ def test_notify__reject_view_and_several_commands_in_one_message(ng):
     rejected = ng.rt.outbox.get(draft.id)
     assert rejected.state is DraftState.REJECTED
     assert ng.rt.outbox.history(draft.id)[-1].detail["why"] == "饺子的票要再核对"
-    [answer] = [m.text for m in ng.bot_pms() if m.text.startswith("【全文】")]
+    [answer] = [m.text for m in ng.bot_pms() if body(m.text).startswith("【全文】")]
     assert draft.body.strip() in answer and f"已驳回 #{draft.id} 第1日最终计票，不会发出（理由：饺子的票要再核对）" in answer
 
 
@@ -128,14 +131,36 @@ def test_notify__another_user_a_reused_code_and_an_unknown_code_are_refused_with
 def test_notify__desk_first_then_pm_the_director_is_told(ng):
     draft = final_waiting(ng)
     code = ng.code_of(draft)
-    director.approve(ng.rt, draft.id, ng.clock.now())  # on the desk
+    director.approve(ng.rt, draft.id, ng.clock.now(), actor=director.DIRECTOR_DESK)  # on the desk
     ng.says(f"批准 {code}")
     ng.tick()
     ng.tick()
     stale = [m.text for m in ng.bot_pms() if f"{code} 已失效" in m.text]
-    assert len(stale) == 1 and "在导演台或命令行批准" in stale[0] and "已发布" in stale[0]
+    assert len(stale) == 1 and "在导演台批准" in stale[0] and "已发布" in stale[0]
+    assert "这次批准晚了一步" in stale[0]  # told it came second, and by whom the first
     commands = ng.rt.store.audit_log(action_prefix="notify.command")
     assert commands[-1].detail["result"] == "refused" and commands[-1].detail["each"][0]["why"] == "stale"
+
+
+@pytest.mark.parametrize("first, second, said", [
+    (director.DIRECTOR_DESK, director.DIRECTOR_CLI, "在导演台批准，正在发出：这次批准（在命令行）晚了一步"),
+    (director.DIRECTOR_CLI, director.DIRECTOR_DESK, "在命令行批准，正在发出：这次批准（在导演台）晚了一步"),
+    (director.DIRECTOR_DESK, director.DIRECTOR_DESK, "在导演台批准，正在发出：这次批准（在导演台）晚了一步"),
+])
+def test_notify__a_second_approval_is_told_it_came_second_and_by_whom(tmp_path, first, second, said):
+    ng = notify_game(tmp_path, "x3", start=at(1, "12:00"))
+    try:
+        draft = ng.rt.outbox.create_draft(DraftKind.CARD_NOTICE, ng.game.world.tids["progress"], "判罚通知",
+                                          now=ng.clock.now())
+        director.approve(ng.rt, draft.id, ng.clock.now(), actor=first)
+        with pytest.raises(director.DirectorError, match=said):
+            director.approve(ng.rt, draft.id, ng.clock.now(), actor=second)
+        assert ng.rt.outbox.get(draft.id).approved_by == first  # the first approval stands
+        # the audit log tells the routes apart
+        [approved] = ng.rt.store.audit_log(action_prefix="outbox.approved")
+        assert approved.actor == first
+    finally:
+        ng.close()
 
 
 def test_notify__pm_first_then_the_desk_is_told(ng):
@@ -177,18 +202,18 @@ def test_notify__view_a_draft_longer_than_the_forum_keeps_in_several_pms(tmp_pat
     ng = notify_game(tmp_path, "x3", start=at(1, "12:00"))
     try:
         ng.tick()
-        body = "\n".join(f"第{i}行：" + "饺子包子汤圆月饼" * 40 for i in range(260))  # ≈ 250 KB in UTF-8
-        draft = ng.rt.outbox.create_draft(DraftKind.CARD_NOTICE, ng.game.world.tids["progress"], body,
+        text = "\n".join(f"第{i}行：" + "饺子包子汤圆月饼" * 40 for i in range(260))  # ≈ 250 KB in UTF-8
+        draft = ng.rt.outbox.create_draft(DraftKind.CARD_NOTICE, ng.game.world.tids["progress"], text,
                                           now=ng.clock.now())
         ng.tick()
         code = ng.code_of(draft)
         ng.says(f"查看 {code}")
         ng.tick()
-        parts = [m.text for m in ng.bot_pms() if "【全文】" in m.text or m.text.startswith("（第")]
+        parts = [m.text for m in ng.bot_pms() if "【全文】" in m.text or body(m.text).startswith("（第")]
         assert len(parts) >= 4
         assert all(len(t.encode("utf-8")) <= 65535 for t in parts)
-        joined = "\n".join(t.split("\n", 1)[1].rsplit("\n（forumbot:", 1)[0] for t in parts)
-        assert body in joined
+        joined = "\n".join(t.split("\n", 1)[1].rsplit("\n（防重发标记 ", 1)[0] for t in parts)
+        assert text in joined
     finally:
         ng.close()
 
@@ -210,7 +235,7 @@ def test_notify__a_command_read_twice_is_applied_once(ng):
     assert len(ng.bot_pms()) == sent  # nothing carried out again, nothing answered again
     approvals = [e for e in ng.rt.store.audit_log(action_prefix="outbox.approved") if e.detail["draft"] == draft.id]
     assert len(approvals) == 1
-    assert sum(1 for m in ng.bot_pms() if m.text.startswith(f"已批准 #{draft.id}")) == 1
+    assert sum(1 for m in ng.bot_pms() if body(m.text).startswith(f"已批准 #{draft.id}")) == 1
 
 
 def test_notify__a_message_of_the_current_second_is_read_next_pass(tmp_path):
@@ -305,6 +330,8 @@ def test_notify__on_by_default_in_a_real_config_off_in_the_demo_config(tmp_path)
     ("director_uid = 0", "[notify].director_uid"),
     ("quiet_hours = \"25:00-08:00\"", "[notify].quiet_hours"),
     ("email = \"x\"", "[notify].email: unknown key"),
+    ("short_name = \"状态局\"", "[notify].short_name: 简称“状态局”不能以指令词开头"),
+    ("short_name = 2", "[notify].short_name: 应为游戏的简称"),
 ])
 def test_notify__bad_settings_name_the_key(table, message):
     from forumbot.config import ConfigError
@@ -369,7 +396,7 @@ def test_notify__the_command_says_where_it_stands_and_sends_a_test_pm(tmp_path):
         assert "上一条站内信" in status.output
         sent = cli(ng.game, "notify", "--test")
         assert sent.exit_code == 0, sent.output
-        [test] = [m for m in ng.bot_pms() if m.text.startswith("【测试】")]
+        [test] = [m for m in ng.bot_pms() if body(m.text).startswith("【测试】")]
         assert f"pmid {test.pmid}" in sent.output
         assert any(f"#{draft.id}" in m.text for m in ng.bot_pms())
     finally:
@@ -385,7 +412,7 @@ def test_notify__a_failed_post_is_told_with_its_alarm_and_resent_by_pm(ng):
     ng.says(f"批准 {ng.code_of(draft)}")
     ng.tick()
     assert ng.rt.outbox.get(draft.id).state is DraftState.FAILED
-    (answer,) = [m.text for m in ng.bot_pms() if m.text.startswith(f"已批准 #{draft.id}")]
+    (answer,) = [m.text for m in ng.bot_pms() if body(m.text).startswith(f"已批准 #{draft.id}")]
     assert f"现在：#{draft.id}" in answer and "发送失败" in answer and "帖子已关闭" in answer
     ng.tick(timedelta(minutes=3))  # min_interval 120 s: the alarm raised after it goes in the next notice
     told = "\n".join(m.text for m in ng.bot_pms())
@@ -399,7 +426,7 @@ def test_notify__a_failed_post_is_told_with_its_alarm_and_resent_by_pm(ng):
     done = ng.rt.outbox.get(draft.id)
     assert done.state is DraftState.PUBLISHED
     assert len([p for p in ng.sim.posts(draft.tid) if done.marker in p.message]) == 1
-    assert any(m.text.startswith(f"将重新发送 #{draft.id}") for m in ng.bot_pms())
+    assert any(body(m.text).startswith(f"将重新发送 #{draft.id}") for m in ng.bot_pms())
 
 
 def test_notify__the_example_config_has_it_on_and_the_demos_copy_off(tmp_path):
@@ -413,3 +440,111 @@ def test_notify__the_example_config_has_it_on_and_the_demos_copy_off(tmp_path):
     on = config_from(EXAMPLE_CONFIG, tmp_path / "h.toml", "http://127.0.0.1:9/", tmp_path / "h.sqlite",
                      notify={"enabled": True})
     assert load_settings(load_config(on)).notify.enabled
+
+
+def test_notify__a_pm_stored_after_the_write_clock_wait_is_found_not_sent_again(tmp_path):
+    """The claim is taken before the client waits for the account's flood clock (16 s on
+    X3.5 after a post): the forum stamps the PM when its POST is handled, long after the
+    claim. A lookup right after the lost answer — in the PM's own second, which no
+    conversation view lists yet — must not count as "not stored" because the claim is
+    old: it waits out the second the answer was lost in."""
+    ng = notify_game(tmp_path, "x3", start=at(1, "12:00"), min_request_interval_seconds=0)
+    try:
+        ng.tick()
+        notifier = ng.game.agent.notifier
+        ng.rt.outbox.create_draft(DraftKind.CARD_NOTICE, ng.game.world.tids["progress"], "判罚通知：烧卖 蓝牌",
+                                  now=ng.clock.now())
+        ng.game.agent.client._last_write_at = ng.clock.now().timestamp()  # as if it had just posted
+        ng.sim.faults.add(Fault.DROP_AFTER_STORE, match="op=send")  # stored, the answer lost
+        ng.game.agent.tick()
+        [row] = notifier.pmbox.rows("sending")
+        assert row.attempts == 1
+        notifier.send_pending(ng.clock.now())  # at once: the same second as the store
+        ng.tick()
+        assert notifier.pmbox.get(row.id).state == "sent" and notifier.pmbox.get(row.id).attempts == 1
+        assert len([m for m in ng.bot_pms() if row.marker in m.text]) == 1
+    finally:
+        ng.close()
+
+
+# ---------------------------------------------------------------- a post held for moderation
+
+
+@pytest.mark.parametrize("discuz", ["x3", "7.2"])
+def test_notify__a_post_held_for_moderation_is_told_with_a_code_not_a_command(tmp_path, discuz):
+    """A director on a phone has no terminal: the moderation alarm's PM gives a 驳回 code
+    (stop waiting for it) instead of `forumbot reject …`, and 驳回 by PM works."""
+    ng = notify_game(tmp_path, discuz, start=at(1, "12:00"))
+    try:
+        ng.tick()
+        ng.sim.settings.moderate_replies = True
+        draft = ng.rt.outbox.create_draft(DraftKind.CARD_NOTICE, ng.game.world.tids["progress"], "判罚通知：烧卖 蓝牌",
+                                          now=ng.clock.now())
+        director.approve(ng.rt, draft.id, ng.clock.now(), actor=director.DIRECTOR_DESK)
+        ng.tick(timedelta(minutes=3))
+        assert ng.rt.outbox.get(draft.id).state is DraftState.PENDING_MODERATION
+        ng.tick(timedelta(minutes=3))
+        [told] = [m.text for m in ng.bot_pms() if "等待论坛审核" in m.text or "等待审核" in m.text]
+        assert "forumbot" not in told.replace("（防重发标记", "") and "`" not in told
+        code = re.search(r"「驳回 ([A-Z0-9]{4}) 理由：……」", told).group(1)
+        ng.says(f"驳回 {code} 理由：不等了")
+        ng.tick()
+        assert ng.rt.outbox.get(draft.id).state is DraftState.REJECTED
+        [answer] = [body(m.text) for m in ng.bot_pms() if body(m.text).startswith(f"已驳回 #{draft.id}")]
+        assert "不再等它通过审核" in answer and "请版主删除它" in answer
+    finally:
+        ng.close()
+
+
+def test_serve_log__a_released_post_says_so_not_none(tmp_path, caplog):
+    """「稍后再发：None」 after a moderator's release: the log line says it was released."""
+    import logging
+    from types import SimpleNamespace
+
+    from forumbot.agent import TickReport
+    from forumbot.outbox import PublishHow, PublishOutcome
+    from forumbot.service.runner import log_events
+
+    ng = notify_game(tmp_path, "x3", start=at(1, "12:00"))
+    try:
+        draft = ng.rt.outbox.create_draft(DraftKind.CARD_NOTICE, ng.game.world.tids["progress"], "判罚通知",
+                                          now=ng.clock.now(), day=1)
+        report = TickReport(at=ng.clock.now(), published=[
+            PublishOutcome(draft.id, PublishHow.RELEASED, DraftState.PUBLISHED, pid=77),
+            PublishOutcome(draft.id, PublishHow.WAITING, DraftState.APPROVED)])
+        with caplog.at_level(logging.INFO, logger="forumbot.service"):
+            log_events(SimpleNamespace(rt=ng.rt), report)
+        lines = [r.getMessage() for r in caplog.records]
+        assert f"第1日判罚通知 #{draft.id} 已通过论坛审核，已发布 (pid 77)" in lines
+        assert f"第1日判罚通知 #{draft.id} 稍后再发" in lines and not any("None" in line for line in lines)
+    finally:
+        ng.close()
+
+
+def test_notify__a_pm_sent_with_the_old_marker_line_is_still_found(tmp_path):
+    """Earlier versions ended a PM with 「（forumbot:pm-…）」: a running game upgraded with
+    such a PM left ``sending`` finds it by that marker, and sends nothing again."""
+    from forumbot.store.codec import iso
+
+    ng = notify_game(tmp_path, "x3", start=at(1, "12:00"))
+    try:
+        ng.tick()
+        box = ng.game.agent.notifier.pmbox
+        uid = ng.uid(DIRECTOR)
+        with ng.rt.store.write() as conn:
+            [row] = box.queue(uid, "【待你处理】旧版本发出的站内信", purpose="notice", now=ng.clock.now())
+            conn.execute("UPDATE notify_pms SET state = 'sending', attempts = 1, attempted_at = ? WHERE id = ?",
+                         (iso(ng.clock.now()), row.id))
+        old = f"【待你处理】旧版本发出的站内信\n（forumbot:{row.marker}）"
+        pmid = ng.sim.send_pm(BOT, DIRECTOR, old)
+        ng.clock.advance(seconds=60)
+        before = len(ng.bot_pms())
+        ng.game.agent.notifier.send_pending(ng.clock.now())
+        assert box.get(row.id).state == "sent" and box.get(row.id).pmid == pmid
+        assert len(ng.bot_pms()) == before
+        # and the director's reply quoting it is not read as commands from the old line
+        from forumbot.notify.commands import parse
+
+        assert parse(f"> x\n{old}\n状态") and all(c.text == "状态" for c in parse(f"{old}\n状态"))
+    finally:
+        ng.close()

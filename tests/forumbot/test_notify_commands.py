@@ -85,3 +85,75 @@ def test_split_text__parts_fit_and_join_back():
     assert "".join(split_text(one_line, 301, "gbk")) == one_line
     assert all(len(p.encode("gbk")) <= 301 for p in split_text(one_line, 301, "gbk"))
     assert split_text("短", 1000, "utf-8") == ["短"]
+
+
+# ---------------------------------------------------------------- which game (forumbot serve)
+
+GAMES = {"第一局": "第一局", "一局": "第一局", "第二局": "第二局", "二局": "第二局", "alpha": "Alpha"}
+
+
+@pytest.mark.parametrize("text, game", [
+    ("第二局 平安夜 第2日", "第二局"), ("【二局】状态", "第二局"), ("第二局：批准 #12", "第二局"),
+    ("第 二 局状态", "第二局"), ("ALPHA 状态", "Alpha"), ("［第一局］ 警长 饺子", "第一局"),
+    ("状态", None), ("第二局的事 状态", None),  # a name must be followed by a command
+])
+def test_commands__a_game_named_before_the_command(text, game):
+    from forumbot.notify.commands import game_key
+
+    [c] = parse(text, games={game_key(k): v for k, v in GAMES.items()})
+    assert c.game == game
+
+
+def test_commands__a_line_with_only_a_games_name_names_the_lines_after_it():
+    commands = parse("第一局\n状态\n批准 K7M3\n二局\n平安夜 第2日", games=GAMES)
+    assert [(c.verb, c.game) for c in commands] == [(Verb.STATUS, "第一局"), (Verb.APPROVE, "第一局"),
+                                                    (Verb.NIGHT, "第二局")]
+
+
+@pytest.mark.parametrize("name, ok", [("二局", True), ("B局", True), ("状态局", False), ("12", False), ("K7M3", False),
+                                      ("【二】", False), ("", False)])
+def test_commands__a_short_name_the_director_can_type(name, ok):
+    from forumbot.notify.commands import name_problem
+
+    assert (name_problem(name) is None) is ok
+
+
+def _route(text: str, owners: dict[str, set[str]]):
+    from forumbot.notify.commands import game_key
+    from forumbot.notify.routing import Choice, route
+
+    games = [Choice(g, (), lambda code, g=g: code in owners[g]) for g in owners]
+    names = {game_key(g): g for g in owners} | {game_key("其他局"): "其他局"}
+    return route(parse(text, games=names), games)
+
+
+# (message, codes each game holds) → (commands per game, results of the answers no single game gives)
+ROUTES = [
+    ("one game: everything is its own", "状态\n平安夜 第2日\n批准 #3", {"甲": set()},
+     {"甲": ["status", "night", "approve"]}, []),
+    ("a code names its game", "批准 K7M3", {"甲": set(), "乙": {"K7M3"}}, {"乙": ["approve"]}, []),
+    ("codes of two games: split", "批准 K7M3、P4T9", {"甲": {"P4T9"}, "乙": {"K7M3"}},
+     {"甲": ["approve"], "乙": ["approve"]}, []),
+    ("no code, two games: the question", "平安夜 第2日", {"甲": set(), "乙": set()}, {}, ["which_game"]),
+    ("状态 too", "状态", {"甲": set(), "乙": set()}, {}, ["which_game"]),
+    ("a draft number: the question", "批准 #12", {"甲": set(), "乙": set()}, {}, ["which_game"]),
+    ("named", "乙 平安夜 第2日", {"甲": set(), "乙": set()}, {"乙": ["night"]}, []),
+    ("named, with another game's code", "甲 批准 K7M3", {"甲": set(), "乙": {"K7M3"}}, {}, ["other_games_code"]),
+    ("a code nobody gave", "批准 K3M4", {"甲": set(), "乙": set()}, {}, ["unknown"]),
+    ("a code two games hold", "批准 K7M3", {"甲": {"K7M3"}, "乙": {"K7M3"}}, {}, ["which_game"]),
+    ("a game not the director's", "其他局 状态", {"甲": set(), "乙": set()}, {}, ["not_your_game"]),
+    ("the director's only game, another named", "其他局 状态", {"甲": set()}, {}, ["not_your_game"]),
+    ("帮助 without a name", "帮助", {"甲": set(), "乙": set()}, {}, ["answered"]),
+]
+
+
+@pytest.mark.parametrize("text, owners, commands, notes", [r[1:] for r in ROUTES], ids=[r[0] for r in ROUTES])
+def test_routing__each_command_to_the_game_it_names(text, owners, commands, notes):
+    routed = _route(text, owners)
+    assert {g: [c.verb.value for c in cs] for g, cs in routed.commands.items()} == commands
+    assert [n.effect["result"] for n in routed.notes] == notes
+
+
+def test_routing__the_question_lists_the_games_and_how_to_name_them():
+    [note] = _route("平安夜 第2日", {"甲": set(), "乙": set()}).notes
+    assert "你是 2 局游戏的导演（甲、乙）" in note.text and "例如：甲 平安夜 第2日" in note.text
