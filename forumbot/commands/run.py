@@ -11,11 +11,11 @@ from pathlib import Path
 from typing import Callable
 
 import click
-from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from forumbot.clock import AcceleratedClock, Clock
 from forumbot.commands._common import config_option, friendly, runtime
+from forumbot.commands._console import terminal
 from forumbot.commands.desk import desk_options, start_desk_for_run
 
 log = logging.getLogger("forumbot")
@@ -126,8 +126,8 @@ def run(config_path: str, once: bool, verbose: bool, with_desk: bool, desk_host:
         setup_logging(verbose, rt.settings.agent.log_file, clock=rt.clock)
         stop = threading.Event()  # set by SIGINT/SIGTERM: ends even a retry's backoff at once
         client = make_client(rt, stop=stop)
-        console = Console(stderr=True)
-        progress = Progress(TextColumn("backfill thread {task.fields[tid]}"), BarColumn(),
+        console = terminal(stderr=True)
+        progress = Progress(TextColumn("backfill thread {task.fields[tid]}", markup=False), BarColumn(),
                             MofNCompleteColumn(), console=console, transient=True)
 
         def track(tid: int, total: int):
