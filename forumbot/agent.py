@@ -127,6 +127,7 @@ class TickReport:
     errors: list[str] = field(default_factory=list)
     unreachable: bool = False  # some request found the forum unavailable (down, 5xx, timeout)
     unsaved: bool = False  # the game's state could not be saved this pass (see Agent.tick)
+    missing_threads: list[int] = field(default_factory=list)  # configured tids the forum says do not exist
 
 
 ProgressFactory = Callable[[int, int], Callable[[int], None]]
@@ -256,6 +257,10 @@ class Agent:
             report.unsaved = True
         else:
             self.health.ok(STATE, now=now)
+        finally:
+            # A forum found unreachable in this pass sent nothing more in it (one
+            # request's retries, not every request's); the next pass tries it afresh.
+            self.client.forget_unreachable()
         self.health.beat(now)
         return report
 
@@ -358,11 +363,19 @@ class Agent:
         return draft is not None and draft.state is DraftState.PUBLISHED
 
     def poll(self, now: datetime, report: TickReport) -> None:
+        self.watch.configured = {tid for day in self.rt.config.days for tid in day.threads()}
         for tid in self.threads_to_poll(now):
             try:
                 self.poll_thread(tid, now, report)
-            except (ForumUnavailable, ThreadNotFound) as exc:  # a thread gone: the others are read
+            except ThreadNotFound as exc:  # a thread gone (or a wrong tid): an alarm, the others are read
                 self._note(report, f"thread {tid}", exc)
+                roles = [(d.number, role) for d in self.rt.config.days for t, role in d.threads().items() if t == tid]
+                self.watch.thread_missing(tid, roles, exc)
+                report.missing_threads.append(tid)
+            except ForumUnavailable as exc:
+                self._note(report, f"thread {tid}", exc)
+            else:
+                self.watch.thread_read(tid)
 
     def threads_to_poll(self, now: datetime) -> list[int]:
         """What a pass reads: every thread of the active days, once each. (The service's

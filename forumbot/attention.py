@@ -82,6 +82,7 @@ ALARM_SUMMARY = {
     AlarmKind.BANNED: "机器人账号被禁止发言",
     AlarmKind.NO_PERMISSION: "机器人没有回复权限",
     AlarmKind.THREAD_CLOSED: "主题已关闭，机器人回复不了",
+    AlarmKind.THREAD_MISSING: "配置里的主题在论坛上不存在",
     AlarmKind.TOO_SHORT: "帖子少于论坛的最小字数被拒",
     AlarmKind.MODERATION: "帖子等待论坛审核",
     AlarmKind.SITE_CLOSED: "论坛已关闭",
