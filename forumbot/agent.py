@@ -29,10 +29,11 @@ from forumbot.clock import wait
 from forumbot.drafting import count_body, counts_only
 from forumbot.errors import ForumError, ForumRefused, ForumUnavailable, PostNotFound, ThreadNotFound
 from forumbot.game import ballots_for, count_day, current_state, state_for_day
-from forumbot.health import STATE, Health, storage_problem
+from forumbot.health import DATABASE, STATE, Health, storage_problem
 from forumbot.outbox import (Draft, DraftKind, DraftState, Outbox, PublishHow, PublishOutcome, Refresh,
                              hand_edited)
 from forumbot.runtime import Runtime
+from forumbot.store.integrity import damage, damaged_text, identity, identity_change
 from forumbot.store.records import ThreadCursor
 from parsers.models import ContentNotice, Post, TimePrecision
 
@@ -150,6 +151,10 @@ class Agent:
         self.progress = progress
         self.health = health or Health()
         self._recovered = False
+        # The database file this agent opened, and what became of it (tick): a file
+        # emptied or replaced under a running agent is noticed, not written on.
+        self._db_identity = identity(rt.store.path) if rt.store.path is not None else None
+        self._db_lost: str | None = None
         # day → (day_basis, recheck_at) of the last time the day was decided (process_day)
         self._settled: dict[int, tuple[tuple, datetime]] = {}
         self.watch = AlarmWatch(
@@ -246,6 +251,16 @@ class Agent:
         lost. Said once (``health``), not on every pass."""
         now = self.rt.clock.now()
         report = TickReport(at=now)
+        lost = self.database_lost()
+        if lost is not None:
+            # Nothing read, drafted or published: the state on disk is gone, what this
+            # connection would write nobody else can read, and a post sent now could be
+            # sent again by the agent that starts on a restored file.
+            self.health.fail(DATABASE, lost, "数据库文件在机器人运行时被改动", now=now)
+            report.errors.append(lost)
+            report.unsaved = True
+            self.health.beat(now)
+            return report
         try:
             self._pass(now, report)
         except Exception as exc:
@@ -263,6 +278,19 @@ class Agent:
             self.client.forget_unreachable()
         self.health.beat(now)
         return report
+
+    def database_lost(self) -> str | None:
+        """Why the game's database file is no longer the one this agent opened — emptied,
+        cut short, overwritten, deleted or replaced (``forumbot.store.integrity``) — or
+        None. Once lost, lost until a restart: the file may be restored meanwhile, but
+        this connection's caches and WAL belong to the old one."""
+        path = self.rt.store.path
+        if self._db_lost is None and path is not None:
+            what = identity_change(path, self._db_identity) or damage(path)
+            if what is not None:
+                self._db_lost = damaged_text(path, what, running=True)
+                log.error("%s", self._db_lost)
+        return self._db_lost
 
     def _pass(self, now: datetime, report: TickReport) -> None:
         self.watch.begin()

@@ -7,12 +7,14 @@ agent publishes what is approved.
 
 from __future__ import annotations
 
+import contextlib
 import json
 
 import click
 from rich.table import Table
 
 from forumbot.commands._common import config_option, confirm, friendly, runtime
+from forumbot.runtime import open_runtime
 from forumbot.commands._console import line as styled, terminal
 from forumbot import director as lib
 from forumbot.alarms import forum_words
@@ -63,7 +65,21 @@ def status(config_path: str, as_json: bool, every: bool, games_dir: str | None) 
         from forumbot.service.summary import status_all
 
         raise SystemExit(status_all(games_dir, as_json=as_json))
-    with runtime(config_path) as rt:
+    from forumbot.store.base import StoreOpenError
+
+    try:
+        rt = open_runtime(config_path)
+    except StoreOpenError:
+        # The state cannot be read (an emptied file…): what the agent says about it —
+        # whether it runs, and that it stopped acting — comes from its lock file.
+        if not as_json:
+            from forumbot.config import load_config
+            from forumbot.settings import load_settings
+
+            for line in status_lines(load_settings(load_config(config_path)).agent.database):
+                click.echo(line)
+        raise
+    with contextlib.closing(rt):
         s = lib.status(rt, _now(rt))
         window = rt.config.rules.change_window_minutes
         if as_json:

@@ -28,7 +28,7 @@ from forumbot.retry import DEFAULT
 from forumbot.runtime import CLOCK_ENV, clock_to_env, make_client, open_runtime
 from forumbot.scenario import GAME_START, PASSWORD, build_world, write_config
 from forumbot.simulator import SimClock, Simulator
-from tests.forumbot.agent_process import live_game
+from tests.forumbot.agent_process import live_game, wait_for
 
 
 @pytest.fixture
@@ -128,3 +128,102 @@ def test_dead_forum__run_once_exits_1_within_the_bound_its_help_states(tmp_path,
     assert done.stderr.splitlines()[-1] == f"错误：这一轮没有完成：无法连接论坛 http://127.0.0.1:{closed_port}/"
     retries = [line for line in done.stderr.splitlines() if re.search(r"retry \d/\d", line)]
     assert len(retries) == DEFAULT.max_attempts - 1, done.stderr  # one request's retries, no more
+
+
+# ---------------------------------------------------------------- the database emptied under the agent
+#
+# Why status said 「database is locked」: the emptied file looks like a new database in
+# rollback-journal mode to every process but the agent, and switching it to WAL (or any
+# write) waits for an exclusive lock the agent's WAL connection, which keeps a shared lock
+# on the file while it is open, never gives (forumbot.store.integrity).
+
+
+def _agent_record(game):
+    from forumbot.instance import lock_path, probe
+
+    return probe(lock_path(game.database))
+
+
+def test_database_truncated__the_agent_stops_acting_and_status_says_what_happened(tmp_path):
+    game = live_game(tmp_path, poll_interval_seconds=2)  # a pass every 2 s (game time = wall time)
+    agent = game.forumbot("run")
+    try:
+        wait_for(lambda: game.bot_posts(), timeout=60)  # the first pass read the game and posted
+        os.truncate(game.database, 0)
+        holder = wait_for(lambda: (h := _agent_record(game)) is not None and "database" in h.problems and h,
+                          timeout=60)
+        assert "在机器人运行时被截断为 0 字节" in holder.problems["database"]["message"]
+        # Passes go on (the beat moves) but read, draft and post nothing.
+        game.vote("月饼", "饺子")  # a new vote would draft and post a running count
+        requests, posts, beat = len(game.sim.requests), len(game.bot_posts()), holder.beat
+        wait_for(lambda: (h := _agent_record(game)) is not None and h.beat != beat, timeout=60)
+        beat = _agent_record(game).beat
+        wait_for(lambda: (h := _agent_record(game)) is not None and h.beat != beat, timeout=60)
+        assert len(game.sim.requests) == requests and len(game.bot_posts()) == posts
+        assert agent.poll() is None  # still running: the director decides
+
+        status = game.cli("status", timeout=60)
+        assert status.returncode == 1 and "Traceback" not in status.stderr
+        assert "locked" not in status.stderr
+        assert status.stdout.startswith("代理程序：运行中"), status.stdout
+        assert "⚠ 游戏状态" in status.stdout and "在机器人运行时被截断为 0 字节" in status.stdout
+        assert status.stderr.startswith(f"错误：游戏状态 {game.database} 已损坏：文件被截断为 0 字节"), status.stderr
+        assert "从备份恢复" in status.stderr
+    finally:
+        agent.terminate()
+        agent.communicate(timeout=30)
+        game.sim.stop()
+
+
+DAMAGE = {  # the file's bytes, whether -wal/-shm lie beside it → damaged?
+    "empty, alone: a new database": (b"", False, None),
+    "empty beside its -wal": (b"", True, "被截断为 0 字节"),
+    "shorter than the header": (b"SQLite format 3\x00" + b"\x10" * 20, True, "被截断，只剩 36 字节"),
+}
+
+
+@pytest.mark.parametrize(("content", "companions", "what"), DAMAGE.values(), ids=DAMAGE.keys())
+def test_database_damage__what_cannot_be_a_whole_database(tmp_path, content, companions, what):
+    from forumbot.store import Store
+    from forumbot.store.base import StoreOpenError
+    from forumbot.store.integrity import damage
+
+    path = tmp_path / "game.sqlite"
+    path.write_bytes(content)
+    if companions:
+        (tmp_path / "game.sqlite-wal").write_bytes(b"")
+    found = damage(path)
+    assert found is None if what is None else found is not None and found.startswith(what), found
+    if what is None:
+        Store(path).close()  # SQLite's new database
+        assert damage(path) is None  # and a whole one once forumbot made it
+    else:
+        with pytest.raises(StoreOpenError, match=f"已损坏：文件{what}"):
+            Store(path)
+
+
+def test_database_damage__looking_keeps_sqlites_locks(tmp_path):
+    """The check runs in processes that hold the database open (the agent, the desk
+    beside it, the service): it must not open and close the file, which would drop every
+    POSIX lock the process holds on it. In WAL mode each connection keeps a shared lock on
+    the file; without it, another process closing its connection believes it is the last
+    one, checkpoints and deletes the -wal and -shm this process is still using."""
+    from forumbot.store import Store
+    from forumbot.store.integrity import damage, identity, identity_change
+
+    path = tmp_path / "game.sqlite"
+    store = Store(path)
+    try:
+        store.set_meta("probe", "1")
+        assert damage(path) is None and identity_change(path, identity(path)) is None
+        other = subprocess.run(
+            [sys.executable, "-c", "import sqlite3, sys\n"
+             "c = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+             "c.execute('SELECT COUNT(*) FROM sqlite_master').fetchall()\n"
+             "c.close()\n", str(path)],
+            capture_output=True, text=True, timeout=60)
+        assert other.returncode == 0, other.stderr
+        assert (tmp_path / "game.sqlite-wal").exists(), "the other process took this one for gone"
+        assert store.get_meta("probe") == "1"
+    finally:
+        store.close()
