@@ -41,7 +41,7 @@ def post_record(post: Post) -> dict[str, object]:
         "edited_at": post.edited_at.isoformat() if post.edited_at else None,
         "quotes": [{"pid": q.pid, "author": q.author} for q in post.quotes],
         "text": post.text,
-        "vote": _vote_record(parse_vote(post.text)),
+        "vote": _vote_record(parse_vote(post.text, plain=True)),
         # extras (added fields; the ones above are fixed)
         "tid": post.tid,
         "edited_by": post.edited_by,
