@@ -14,7 +14,7 @@ THREAD_ROLES = ("vote", "discussion", "progress")
 class Ballot:
     """One post with what its own text declares.
 
-    ``declaration`` comes from ``parsers.votes.parse_vote(post.text)`` (None: not a vote
+    ``declaration`` comes from ``parsers.votes.parse_vote(post.text, plain=True)`` (None: not a vote
     post). When later edits were observed, ``first_seen``/``first_declaration`` hold the
     version the bot saw first: that text stands (修改错别字不算做改票).
     """

@@ -32,10 +32,11 @@ from forumbot.drafting import count_body, counts_only
 from forumbot.errors import (FloodControl, ForumError, ForumRefused, ForumUnavailable, PostNotFound,
                              ThreadNotFound)
 from forumbot.game import ballots_for, count_day, current_state, state_for_day
-from forumbot.health import STATE, Health, storage_problem
+from forumbot.health import DATABASE, STATE, Health, storage_problem
 from forumbot.outbox import (Draft, DraftKind, DraftState, Outbox, PublishHow, PublishOutcome, Refresh,
                              hand_edited)
 from forumbot.runtime import Runtime
+from forumbot.store.integrity import damage, damaged_text, identity, identity_change
 from forumbot.store.records import ThreadCursor
 from parsers.models import ContentNotice, Post, TimePrecision
 
@@ -138,6 +139,7 @@ class TickReport:
     errors: list[str] = field(default_factory=list)
     unreachable: bool = False  # some request found the forum unavailable (down, 5xx, timeout)
     unsaved: bool = False  # the game's state could not be saved this pass (see Agent.tick)
+    missing_threads: list[int] = field(default_factory=list)  # configured tids the forum says do not exist
 
 
 ProgressFactory = Callable[[int, int], Callable[[int], None]]
@@ -160,6 +162,10 @@ class Agent:
         self.progress = progress
         self.health = health or Health()
         self._recovered = False
+        # The database file this agent opened, and what became of it (tick): a file
+        # emptied or replaced under a running agent is noticed, not written on.
+        self._db_identity = identity(rt.store.path) if rt.store.path is not None else None
+        self._db_lost: str | None = None
         # day → (day_basis, recheck_at) of the last time the day was decided (process_day)
         self._settled: dict[int, tuple[tuple, datetime]] = {}
         self._identity_basis: tuple | None = None  # identity.basis at the last check_identity
@@ -257,6 +263,16 @@ class Agent:
         lost. Said once (``health``), not on every pass."""
         now = self.rt.clock.now()
         report = TickReport(at=now)
+        lost = self.database_lost()
+        if lost is not None:
+            # Nothing read, drafted or published: the state on disk is gone, what this
+            # connection would write nobody else can read, and a post sent now could be
+            # sent again by the agent that starts on a restored file.
+            self.health.fail(DATABASE, lost, "数据库文件在机器人运行时被改动", now=now)
+            report.errors.append(lost)
+            report.unsaved = True
+            self.health.beat(now)
+            return report
         try:
             self._pass(now, report)
         except Exception as exc:
@@ -268,8 +284,25 @@ class Agent:
             report.unsaved = True
         else:
             self.health.ok(STATE, now=now)
+        finally:
+            # A forum found unreachable in this pass sent nothing more in it (one
+            # request's retries, not every request's); the next pass tries it afresh.
+            self.client.forget_unreachable()
         self.health.beat(now)
         return report
+
+    def database_lost(self) -> str | None:
+        """Why the game's database file is no longer the one this agent opened — emptied,
+        cut short, overwritten, deleted or replaced (``forumbot.store.integrity``) — or
+        None. Once lost, lost until a restart: the file may be restored meanwhile, but
+        this connection's caches and WAL belong to the old one."""
+        path = self.rt.store.path
+        if self._db_lost is None and path is not None:
+            what = identity_change(path, self._db_identity) or damage(path)
+            if what is not None:
+                self._db_lost = damaged_text(path, what, running=True)
+                log.error("%s", self._db_lost)
+        return self._db_lost
 
     def _pass(self, now: datetime, report: TickReport) -> None:
         self.watch.begin()
@@ -415,11 +448,19 @@ class Agent:
         return draft is not None and draft.state is DraftState.PUBLISHED
 
     def poll(self, now: datetime, report: TickReport) -> None:
+        self.watch.configured = {tid for day in self.rt.config.days for tid in day.threads()}
         for tid in self.threads_to_poll(now):
             try:
                 self.poll_thread(tid, now, report)
-            except (ForumUnavailable, ThreadNotFound) as exc:  # a thread gone: the others are read
+            except ThreadNotFound as exc:  # a thread gone (or a wrong tid): an alarm, the others are read
                 self._note(report, f"thread {tid}", exc)
+                roles = [(d.number, role) for d in self.rt.config.days for t, role in d.threads().items() if t == tid]
+                self.watch.thread_missing(tid, roles, exc)
+                report.missing_threads.append(tid)
+            except ForumUnavailable as exc:
+                self._note(report, f"thread {tid}", exc)
+            else:
+                self.watch.thread_read(tid)
 
     def threads_to_poll(self, now: datetime) -> list[int]:
         """What a pass reads: every thread of the active days, once each. (The service's

@@ -20,6 +20,8 @@ banned              ``banned``             a post goes through
 no_permission       ``no_permission:TID``  a post in TID goes through, or its drafts are no
                                            longer failed (retried, rejected)
 thread_closed       ``thread_closed:TID``  ditto
+thread_missing      ``thread_missing:TID`` a pass reads TID, or no day of the config names
+                                           it any more
 too_short           ``too_short:DRAFT``    the draft is no longer failed
 moderation          ``moderation:DRAFT``   the draft is no longer held (released, rejected)
 site_closed         ``site_closed``        a pass reads the forum without the closed page
@@ -58,7 +60,7 @@ from typing import TYPE_CHECKING
 
 from forumbot import errors
 from forumbot.store.alarms import Alarm
-from forumbot.wording import DRAFT_KIND_ZH
+from forumbot.wording import DRAFT_KIND_ZH, THREAD_ROLE_KEY, THREAD_ROLE_ZH
 
 if TYPE_CHECKING:  # pragma: no cover
     from forumbot.outbox import Outbox, PublishOutcome
@@ -80,6 +82,7 @@ class AlarmKind(StrEnum):
     BANNED = "banned"
     NO_PERMISSION = "no_permission"
     THREAD_CLOSED = "thread_closed"
+    THREAD_MISSING = "thread_missing"
     TOO_SHORT = "too_short"
     MODERATION = "moderation"
     SITE_CLOSED = "site_closed"
@@ -214,6 +217,18 @@ def moderation_text(*, draft_id: int, tid: int, kind: str, generation: str | Non
             f"不再等它：`forumbot reject {draft_id} --why …`")
 
 
+def thread_missing_text(tid: int, roles: list[tuple[int, str]], refusal: errors.ForumRefused) -> str:
+    """A configured game thread the forum says does not exist: nothing in it is read, so
+    every vote of its day is missing from the count (everyone a non-voter)."""
+    where = "、".join(f"第{day}日{THREAD_ROLE_ZH.get(role, role)}" for day, role in roles) or "配置里的帖子"
+    keys = "、".join(dict.fromkeys(f"`{THREAD_ROLE_KEY.get(role, role)}`" for _, role in roles)) or "`vote_thread`"
+    lost = ("这一日的投票一张也读不到，计票里人人都是未投票" if any(role == "vote" for _, role in roles)
+            else "里面的发言一条也读不到（发言数、潜水判罚都会出错）")
+    return (f"{where}（主题 {tid}）在论坛上不存在（论坛说：{refusal.message or '主题不存在'}）：{lost}。"
+            f"请核对配置 `[[days]]` 里的 {keys}（帖子地址里 tid= 后面的数字），或请版主恢复、审核通过这个主题；"
+            "改好后机器人下一轮自动读取")
+
+
 def site_closed_text(refusal: errors.ForumRefused, generation: str | None) -> str:
     where = _where(generation, "全局 → 站点信息 → 关闭站点", "后台的站点开关")
     return (f"论坛已关闭（论坛说：{refusal.message}）：机器人照常等待，论坛重新开放后自动继续。"
@@ -284,10 +299,23 @@ class AlarmWatch:
     generation: str | None = None
     errors: list[errors.ForumError] = field(default_factory=list)
     outcomes: list[PublishOutcome] = field(default_factory=list)
+    # tid → (its days and roles, the refusal) for configured threads the forum says do
+    # not exist; the tids read this pass; every tid the config names.
+    missing: dict[int, tuple[list[tuple[int, str]], errors.ForumRefused]] = field(default_factory=dict)
+    read: set[int] = field(default_factory=set)
+    configured: set[int] | None = None
 
     def begin(self) -> None:
         self.errors.clear()
         self.outcomes.clear()
+        self.missing.clear()
+        self.read.clear()
+
+    def thread_missing(self, tid: int, roles: list[tuple[int, str]], refusal: errors.ForumRefused) -> None:
+        self.missing[tid] = (roles, refusal)
+
+    def thread_read(self, tid: int) -> None:
+        self.read.add(tid)
 
     def saw(self, exc: BaseException) -> None:
         if isinstance(exc, errors.ForumError):
@@ -305,6 +333,7 @@ class AlarmWatch:
         self._posting(now)
         self._forum(now, reached)
         self._outage(now, reached, began or now)
+        self._threads(now)
         self._draft_bound(now)
 
     # -- each family
@@ -384,6 +413,18 @@ class AlarmWatch:
         if cleared is not None:
             log.info("alarm cleared: %s", recovery_text(cleared))
 
+    def _threads(self, now: datetime) -> None:
+        for tid, (roles, refusal) in self.missing.items():
+            key = f"{AlarmKind.THREAD_MISSING.value}:{tid}"
+            if self.store.alarm(key) is None:
+                log.warning("alarm %s: the forum says thread %d does not exist", key, tid)
+            self.store.raise_alarm(AlarmKind.THREAD_MISSING.value, key, thread_missing_text(tid, roles, refusal),
+                                   at=now, detail={"tid": tid, "forum": refusal.message})
+        for alarm in self.store.alarms(kind=AlarmKind.THREAD_MISSING.value):
+            tid = alarm.detail.get("tid")
+            if tid in self.read or (self.configured is not None and tid not in self.configured):
+                self.store.clear_alarm(alarm.key, at=now)
+
     def _draft_bound(self, now: datetime) -> None:
         """Alarms about one draft (or a thread's failed drafts) end with the draft's trouble:
         retried and sent, rejected, superseded, released."""
@@ -410,7 +451,7 @@ class AlarmWatch:
 
 __all__ = [
     "AlarmKind", "AlarmWatch", "DRAFT_KIND_ZH", "LOGIN_KEY", "captcha_fix", "RECOVERY_SHOWN", "clear_login", "forum_words",
-    "login_text",
+    "login_text", "thread_missing_text",
     "moderation_text", "outage_text", "posting_text", "raise_login", "recoveries", "recovery_text",
     "short_time",
 ]

@@ -82,6 +82,7 @@ ALARM_SUMMARY = {
     AlarmKind.BANNED: "机器人账号被禁止发言",
     AlarmKind.NO_PERMISSION: "机器人没有回复权限",
     AlarmKind.THREAD_CLOSED: "主题已关闭，机器人回复不了",
+    AlarmKind.THREAD_MISSING: "配置里的主题在论坛上不存在",
     AlarmKind.TOO_SHORT: "帖子少于论坛的最小字数被拒",
     AlarmKind.MODERATION: "帖子等待论坛审核",
     AlarmKind.SITE_CLOSED: "论坛已关闭",
@@ -178,9 +179,12 @@ def _game(rt: Runtime, now: datetime) -> list[Attention]:
     for window in state.days:
         nxt = window.number + 1
         if window.deadline <= now and nxt in numbers and rt.store.night_result(nxt) is None:
+            # 双身份: a night takes an identity (身份死亡); only a second loss puts a player out.
+            who = ("夜晚失去一层身份（身份死亡）的角色，已失去过一层的即出局；" if rt.config.rules.identities > 1
+                   else "")
             items.append(Attention(
                 f"night:day{nxt}", AttentionKind.NIGHT_RESULT, f"第{nxt}日前夜的结果尚未录入", window.deadline,
-                detail=f"录入后机器人会起草第{nxt}日的公示", command=f"forumbot night --day {nxt} --out …",
+                detail=f"{who}录入后机器人会起草第{nxt}日的公示", command=f"forumbot night --day {nxt} --out …",
                 ref=nxt))
     status = badge(rt, now)
     vacancy = status.vacancy

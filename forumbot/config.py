@@ -131,13 +131,19 @@ class _Reader:
         days_raw = doc.get("days", [])
         if not isinstance(days_raw, list) or not all(isinstance(d, dict) for d in days_raw):
             raise self.fail("[[days]]", "expected an array of tables ([[days]])")
+        if not days_raw:
+            raise self.fail("[[days]]", "没有配置任何一日：每一日写一个 [[days]]（number、vote_thread、start、"
+                                        "deadline），例子见项目的 config.toml")
         numbers: set[int] = set()
+        where: dict[int, str] = {}
         for index, raw in enumerate(days_raw, start=1):
             window = self.day(raw, index, forum.tz)
             if window.number in numbers:
                 raise self.fail(f"[[days]] #{index}.number", f"day {window.number} is configured twice")
             numbers.add(window.number)
+            where[window.number] = f"[[days]] #{index} (day {window.number})"
             state = state.add_day(window)
+        self.no_overlap(state.days, where)
         state = self.events(doc, state, forum.tz)
         return GameConfig(self.path, forum, rules, state, raw=doc)
 
@@ -323,6 +329,17 @@ class _Reader:
             except StateError as exc:
                 raise self.fail(where, str(exc)) from None
         return state
+
+    def no_overlap(self, days: tuple[DayWindow, ...], where: dict[int, str]) -> None:
+        """Each day opens at or after the deadline of the day before it (by number): a post
+        must belong to one day only, and a later day's window before an earlier one's is a
+        mistyped date."""
+        for before, after in zip(days, days[1:]):
+            if after.start < before.deadline:
+                raise self.fail(
+                    f"{where[after.number]}.start",
+                    f"第{after.number}日的开始 {after.start:%Y-%m-%d %H:%M} 早于第{before.number}日的截止 "
+                    f"{before.deadline:%Y-%m-%d %H:%M}：两日的时间重叠（或日期写错了）。每一日都要在前一日截止之后开始")
 
     def day(self, raw: dict[str, Any], index: int, tz: tzinfo) -> DayWindow:
         where = f"[[days]] #{index}"

@@ -9,7 +9,7 @@ restart, an alias or a correction gives the same answer the director would get b
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from datetime import datetime
 from typing import Any, Iterable
 
@@ -165,7 +165,8 @@ def ballots_for(store: Store, tids: Iterable[tuple[int, str]]) -> list[Ballot]:
 
 # The agent re-reads every post of the active days each pass: parsing the same text again
 # was most of a pass's CPU (bench/game.py). parse_vote is pure, its records frozen.
-_declaration = lru_cache(maxsize=16384)(parse_vote)
+# A stored post's text is plain text: what looks like HTML in it the player typed.
+_declaration = lru_cache(maxsize=16384)(partial(parse_vote, plain=True))
 
 
 def _ballot(first: Post, latest: Post, role: str) -> Ballot:

@@ -159,7 +159,7 @@ class Impact:
             out.append("已开始各日的计票与结果都不变。")
         out += [f"事件：{e}" for e in self.effects]
         if self.badge:
-            out.append(f"警长：{self.badge}")
+            out.append(self.badge)  # already 「警长：…」 (BadgeStatus.describe)
         for d in self.drafts:
             out.append(d.line())
         return out

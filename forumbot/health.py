@@ -22,6 +22,7 @@ from typing import Any, Protocol
 log = logging.getLogger("forumbot.health")
 
 STATE = "state"  # the kind: the game's state cannot be saved
+DATABASE = "database"  # the kind: the database file was emptied or replaced under the agent
 
 
 @dataclass(frozen=True)
@@ -123,4 +124,4 @@ class Health:
             log.warning("cannot update the agent's lock record: forumbot status may show old news")
 
 
-__all__ = ["Health", "STATE", "StorageProblem", "storage_problem"]
+__all__ = ["DATABASE", "Health", "STATE", "StorageProblem", "storage_problem"]

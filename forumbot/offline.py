@@ -70,7 +70,7 @@ def to_ballots(posts: Iterable[Post], roles: dict[int, str]) -> list[Ballot]:
         role = roles.get(post.tid)
         if role is None:
             continue  # not a game thread of this config
-        declaration = parse_vote(post.text) if post.notice is None and post.text else None
+        declaration = parse_vote(post.text, plain=True) if post.notice is None and post.text else None
         ballots.append(Ballot(post=post, declaration=declaration, thread=role))
     return ballots
 

@@ -33,6 +33,7 @@ from forumbot.alarms import captcha_fix
 from forumbot.discuz import DiscuzClient, Generation, detect_generation
 from forumbot.runtime import Runtime
 from forumbot.secrets import SecretError
+from forumbot.wording import THREAD_ROLE_ZH
 from parsers.models import ThreadPage, TimePrecision
 
 __all__ = ["Check", "Outcome", "Preflight", "password_problem", "preflight"]
@@ -94,7 +95,7 @@ def password_problem(exc: SecretError, rt: Runtime) -> str:
     return "没有机器人的密码：请设置环境变量 FORUMBOT_PASSWORD，或在配置里写 [bot].password_file（一个只有你能读的文件）"
 
 
-ROLE_ZH = {"vote": "投票帖", "discussion": "讨论帖", "progress": "进程帖"}
+ROLE_ZH = THREAD_ROLE_ZH
 
 
 def preflight(rt: Runtime, client: DiscuzClient, now: datetime) -> Preflight:

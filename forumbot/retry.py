@@ -52,6 +52,12 @@ class RetryPolicy:
             return False  # may have been stored: never re-send blindly
         return True
 
+    def longest_waiting(self) -> float:
+        """The most a request can spend waiting between its attempts (every retry, each
+        wait at its longest): with DEFAULT, 1.25 × (2 + 4 + 8 + 16) = 37.5 s."""
+        return sum(min(self.max_wait, self.base_wait * (2 ** (n - 1)) * (1 + self.jitter))
+                   for n in range(1, self.max_attempts))
+
     def wait_before(self, attempt: int) -> float:
         """Seconds to wait after failed attempt number ``attempt`` (1-based)."""
         raw = min(self.max_wait, self.base_wait * (2 ** (attempt - 1)))

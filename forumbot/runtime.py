@@ -16,6 +16,7 @@ import httpx
 import jinja2
 
 from forumbot.discuz import DiscuzClient
+from forumbot.discuz.transport import CONNECT_TIMEOUT
 from datetime import datetime
 
 from forumbot.clock import AcceleratedClock, Clock, SystemClock, wait
@@ -133,7 +134,7 @@ def make_client(rt: Runtime, *, http: httpx.Client | None = None,
     source = PasswordSource(password_file=bot.password_file or password_file)
     stop = stop if stop is not None else threading.Event()
     client = DiscuzClient(
-        http or httpx.Client(timeout=httpx.Timeout(30.0, connect=10.0), follow_redirects=False),
+        http or httpx.Client(timeout=httpx.Timeout(30.0, connect=CONNECT_TIMEOUT), follow_redirects=False),
         base_url,
         username=bot.username,
         password_source=source,

@@ -73,6 +73,7 @@ class CountView:
     badge_vacant: bool = False  # the sheriff left and no successor is named yet: 警长：空缺
     vacated_by: str | None = None
     dropped: tuple[DroppedRef, ...] = ()
+    closed: bool = False  # the deadline has passed: no time is left (「投票已截止」, not 「剩余 已截止」)
     correction: bool = False  # a corrected final count after a published one
 
 
@@ -223,6 +224,7 @@ def count_view(
         as_of=format_time(min(now, deadline) if final else now),
         deadline=format_time(deadline),
         time_left=format_left(deadline - now),
+        closed=now >= deadline,
         final=final,
         counts_only=counts_only,
         rows=rows,

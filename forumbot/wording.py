@@ -29,6 +29,9 @@ DRAFT_STATE_ZH = {
     "rejected": "已驳回",
     "superseded": "已被取代",
 }
+# A game thread's role (engine DayWindow.threads()), and the [[days]] key that names it.
+THREAD_ROLE_ZH = {"vote": "投票帖", "discussion": "讨论帖", "progress": "进程帖"}
+THREAD_ROLE_KEY = {"vote": "vote_thread", "discussion": "discussion_thread", "progress": "progress_thread"}
 CARD_ZH = {"blue": "蓝牌", "yellow": "黄牌", "red": "红牌", "points": "扣分"}
 FLAG_ZH = {"edit": "编辑", "zombie": "诈尸", "font": "字体", "evidence": "贴证", "target": "对象不明",
            "unknown_target": "对象不明"}

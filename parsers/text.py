@@ -270,17 +270,23 @@ def strip_bbcode(s: str) -> str:
     return _BB_SMILEY.sub("", s)
 
 
-def own_text(s: str) -> str:
+def own_text(s: str, *, plain: bool = False) -> str:
     """What a reader sees as the poster's own words, one ``\\n`` per line break.
 
     Works on plain text, raw BBCode or a post's HTML alike: invisible characters,
     quoted blocks, edit stamps and markup removed; CR/LF unified.
+
+    ``plain=True`` for text already read out of its HTML (a parsed ``Post.text``): the
+    HTML was the page's, not the player's, so ``<`` and ``&`` in it are characters the
+    player typed — a reason ``<script>…</script>`` or ``a<b`` is kept, ``&lt;`` is not
+    decoded a second time. Only the BBCode a player types is still markup.
     """
     s = strip_zero_width(s)
-    s = strip_quotes(s)
+    s = _strip_paired(s, _BB_QUOTE_TOKEN) if plain else strip_quotes(s)
     s = strip_edit_stamps(s)
     s = s.replace("\r\n", "\n").replace("\r", "\n")
-    s = strip_html(s)
+    if not plain:
+        s = strip_html(s)
     s = strip_bbcode(s)
     # html.unescape may have produced new invisible characters (&#8203;).
     return strip_zero_width(s)

@@ -203,11 +203,12 @@ def _distinct(targets: list[str]) -> list[str]:
     return list(seen.values())
 
 
-def parse_vote(text: str) -> VoteDeclaration | None:
+def parse_vote(text: str, *, plain: bool = False) -> VoteDeclaration | None:
     """What ``text`` declares as the poster's own vote or change, or None for chat.
 
     ``text`` may be a post's own text, raw BBCode or the post's HTML; quoted blocks never
-    count. Never raises. The full rules are in this module's docstring; in short:
+    count. ``plain=True`` says it is a parsed ``Post.text``, whose angle brackets and
+    ampersands the player typed (:func:`parsers.text.own_text`). Never raises. The full rules are in this module's docstring; in short:
 
     * ``投票对象：X`` / ``改票对象：X`` lines (any colon, Traditional 對象, markup and
       invisible characters anywhere) make a VOTE / CHANGE declaration;
@@ -217,7 +218,7 @@ def parse_vote(text: str) -> VoteDeclaration | None:
     """
     if not isinstance(text, str) or not text:
         return None
-    lines = _split_inline_reasons(own_text(text).split("\n"))
+    lines = _split_inline_reasons(own_text(text, plain=plain).split("\n"))
     keys = [k for i, line in enumerate(lines) if (k := _classify(i, line)) is not None]
     if not keys:
         return None

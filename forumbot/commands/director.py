@@ -7,21 +7,22 @@ agent publishes what is approved.
 
 from __future__ import annotations
 
+import contextlib
 import json
 
 import click
-from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
 
 from forumbot.commands._common import config_option, confirm, friendly, runtime
+from forumbot.runtime import open_runtime
+from forumbot.commands._console import line as styled, terminal
 from forumbot import director as lib
 from forumbot.alarms import forum_words
 from forumbot.marker import strip_marker
 from forumbot.views import format_time
 from forumbot.wording import CARD_ZH, DRAFT_KIND_ZH, DRAFT_STATE_ZH, FLAG_ZH, PROPOSAL_ZH, card_said  # noqa: F401
 
-console = Console()
+console = terminal()  # every string as written: player text is never markup
 
 
 def _now(rt):
@@ -64,7 +65,21 @@ def status(config_path: str, as_json: bool, every: bool, games_dir: str | None) 
         from forumbot.service.summary import status_all
 
         raise SystemExit(status_all(games_dir, as_json=as_json))
-    with runtime(config_path) as rt:
+    from forumbot.store.base import StoreOpenError
+
+    try:
+        rt = open_runtime(config_path)
+    except StoreOpenError:
+        # The state cannot be read (an emptied file…): what the agent says about it —
+        # whether it runs, and that it stopped acting — comes from its lock file.
+        if not as_json:
+            from forumbot.config import load_config
+            from forumbot.settings import load_settings
+
+            for line in status_lines(load_settings(load_config(config_path)).agent.database):
+                click.echo(line)
+        raise
+    with contextlib.closing(rt):
         s = lib.status(rt, _now(rt))
         window = rt.config.rules.change_window_minutes
         if as_json:
@@ -97,13 +112,13 @@ def status(config_path: str, as_json: bool, every: bool, games_dir: str | None) 
             click.echo(line)
         _print_alarms(rt, s)
         if s.over:
-            console.print(f"[bold]{escape(s.over)}[/bold]")
+            console.print(styled((s.over, "bold")))
         if s.day is None:
             console.print("还没有任何一天开始。")
         else:
             left = f"（剩余 {s.time_left}）" if s.time_left else "（投票已截止）"
-            console.print(f"[bold]第{s.day.number}日[/bold]  截止 {format_time(s.day.deadline)}{left}"
-                          f"{'  已加速' if s.day.accelerated else ''}")
+            console.print(styled((f"第{s.day.number}日", "bold"), f"  截止 {format_time(s.day.deadline)}{left}"
+                                 f"{'  已加速' if s.day.accelerated else ''}"))
         badge = s.badge.describe(s.now) if s.badge else f"警长：{s.sheriff or '无'}"
         console.print(f"{badge}   出局：" + ("、".join(f"{p}（{w}）" for p, w in s.out) or "无"))
         if s.lives:
@@ -127,25 +142,25 @@ def status(config_path: str, as_json: bool, every: bool, games_dir: str | None) 
                 console.print(f"  提示[{FLAG_ZH.get(f['kind'], f['kind'])}] {f['floor']}楼 {f['player']}：{f['detail']}")
         if s.acceleration is not None and s.acceleration.requests:
             a = s.acceleration
-            console.print(a.describe() + (f" —— [bold]可确认：forumbot accelerate --day {a.day}[/bold]"
-                                          if a.enough else ""))
+            console.print(styled(a.describe(), (f" —— 可确认：forumbot accelerate --day {a.day}", "bold")
+                                 if a.enough else ""))
         for line in s.waiting_for:
-            console.print(f"[bold]等待导演[/bold]：{line}")
+            console.print(styled(("等待导演", "bold"), "：", line))
         for line in s.stale_published:
-            console.print(f"[red]已发布的帖子已过时[/red]：{line}")
+            console.print(styled(("已发布的帖子已过时", "red"), "：", line))
         for line in s.ignored:
-            console.print(f"[yellow]未生效的事件[/yellow]：{line}")
+            console.print(styled(("未生效的事件", "yellow"), "：", line))
         for d in s.drafts_waiting:
             console.print(f"待审批：{_draft_line(d)} —— forumbot show {d.id}")
         for d in s.failed:
-            console.print(f"[red]发送失败[/red]：{_draft_line(d)}：{escape(forum_words(d.last_error))}"
-                          f" —— forumbot retry {d.id}")
+            console.print(styled(("发送失败", "red"), f"：{_draft_line(d)}：{forum_words(d.last_error)}"
+                                 f" —— forumbot retry {d.id}"))
         for p in s.proposals:
             console.print(f"判罚提议 #{p.id}：{p.player} {CARD_ZH.get(p.color.value, p.color.value)}"
                           f"（{PROPOSAL_ZH.get(p.reason_code, p.reason_code)}）{p.detail}")
         for c in rt.store.cards():  # given, with the number `forumbot card-undo` takes
             console.print(f"已给判罚 #{c.id}：{c.player} {card_said(c.color, c.points)}"
-                          f"（{format_time(c.at)}，{escape(c.reason)}）")
+                          f"（{format_time(c.at)}，{c.reason}）")
 
 
 def _alarms_json(rt, s) -> dict:
@@ -167,12 +182,12 @@ def _print_alarms(rt, s) -> None:
     from forumbot.attention import minute_precision_note
 
     for a in s.alarms:
-        console.print(f"[bold red]⚠ 警报[/bold red]（自 {short_time(a.raised_at)} 起）：{escape(a.text)}")
+        console.print(styled(("⚠ 警报", "bold red"), f"（自 {short_time(a.raised_at)} 起）：{a.text}"))
     for line in s.recovered:
-        console.print(f"[green]✓ {escape(line)}[/green]")
+        console.print(styled((f"✓ {line}", "green")))
     note = minute_precision_note(rt, s.now)
     if note:
-        console.print(f"[yellow]注意[/yellow]：{escape(note)}")
+        console.print(styled(("注意", "yellow"), f"：{note}"))
 
 
 @click.command("drafts")

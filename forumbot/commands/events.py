@@ -131,7 +131,8 @@ def identity_lost(config_path: str, name: str, why: str, day: int | None, at_tex
 @click.command("night")
 @config_option
 @click.option("--day", type=int, required=True, help="公布这一夜结果的那一日。")
-@click.option("--out", "out_", default="", help="这一夜出局的玩家，按顺序用逗号分开：甲,乙（不写：平安夜）。")
+@click.option("--out", "out_", default="", help="这一夜出局的玩家（双身份：身份死亡的角色，已失去过一层身份的即出局），"
+                                                 "按顺序用逗号分开：甲,乙（不写：平安夜）。")
 @at_option
 @yes_option
 @friendly

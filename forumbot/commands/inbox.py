@@ -9,10 +9,10 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import click
-from rich.console import Console
 from rich.table import Table
 
 from forumbot.commands._common import Refusal
+from forumbot.commands._console import terminal
 from forumbot.commands._time import zone_and_now
 
 from parsers.errors import PageParseError
@@ -96,7 +96,7 @@ def inbox(pages: tuple[str, ...], more: tuple[str, ...], as_json: bool, tz: str,
     if as_json:
         click.echo(json.dumps([message_record(m) for m in messages], ensure_ascii=False, indent=2))
     else:
-        Console().print(_table(messages))
+        terminal().print(_table(messages))
 
 
 commands = [inbox]

@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 
 import click
-from rich.console import Console
 from rich.table import Table
 
 from forumbot.commands._common import Refusal
+from forumbot.commands._console import terminal
 from forumbot.commands._time import zone_and_now
 
 from parsers.errors import PageParseError
@@ -41,7 +41,7 @@ def post_record(post: Post) -> dict[str, object]:
         "edited_at": post.edited_at.isoformat() if post.edited_at else None,
         "quotes": [{"pid": q.pid, "author": q.author} for q in post.quotes],
         "text": post.text,
-        "vote": _vote_record(parse_vote(post.text)),
+        "vote": _vote_record(parse_vote(post.text, plain=True)),
         # extras (added fields; the ones above are fixed)
         "tid": post.tid,
         "edited_by": post.edited_by,
@@ -121,7 +121,7 @@ def posts(pages: tuple[str, ...], more: tuple[str, ...], as_json: bool, tz: str,
     if as_json:
         click.echo(json.dumps(records, ensure_ascii=False, indent=2))
     else:
-        Console().print(_table(records))
+        terminal().print(_table(records))
     lacking = [f"pid {p.pid}（{_LACKS_ZH.get(why, why)}）" for p in found if (why := incomplete(p)) is not None]
     if lacking:  # shown above, but not a page to count from: say so in the exit code
         raise Refusal(f"{len(lacking)} 个帖子没有读全（不能据此计票）：{'、'.join(lacking[:10])}")

@@ -11,11 +11,11 @@ from pathlib import Path
 from typing import Callable
 
 import click
-from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from forumbot.clock import AcceleratedClock, Clock
 from forumbot.commands._common import config_option, friendly, runtime
+from forumbot.commands._console import terminal
 from forumbot.commands.desk import desk_options, start_desk_for_run
 
 log = logging.getLogger("forumbot")
@@ -109,7 +109,8 @@ def run(config_path: str, once: bool, verbose: bool, with_desk: bool, desk_host:
 
     它一直运行，直到按 Ctrl-C 或收到停止信号（一秒内干净地停下：等待和重试立即结束；
     发到一半的帖子再发之前会先在论坛上查找）。加 --once 时，这一轮连不上论坛或登录
-    不了，退出码为 1。密码来自环境变量 FORUMBOT_PASSWORD 或配置里的 [bot].password_file。
+    不了、或配置里的帖子在论坛上不存在，退出码为 1；论坛连不上时最多约 90 秒就结束（连不上
+    的第一个请求重试 4 次，每次连接最多等 10 秒，这一轮其余的请求不再发出）。密码来自环境变量 FORUMBOT_PASSWORD 或配置里的 [bot].password_file。
     一局同时只能有一个机器人运行：第二个会拒绝启动，
     并说明第一个是哪个进程、在哪台机器上。
 
@@ -126,8 +127,8 @@ def run(config_path: str, once: bool, verbose: bool, with_desk: bool, desk_host:
         setup_logging(verbose, rt.settings.agent.log_file, clock=rt.clock)
         stop = threading.Event()  # set by SIGINT/SIGTERM: ends even a retry's backoff at once
         client = make_client(rt, stop=stop)
-        console = Console(stderr=True)
-        progress = Progress(TextColumn("backfill thread {task.fields[tid]}"), BarColumn(),
+        console = terminal(stderr=True)
+        progress = Progress(TextColumn("backfill thread {task.fields[tid]}", markup=False), BarColumn(),
                             MofNCompleteColumn(), console=console, transient=True)
 
         def track(tid: int, total: int):
@@ -155,12 +156,15 @@ def run(config_path: str, once: bool, verbose: bool, with_desk: bool, desk_host:
                 desk.stop()
         client.save_session()
         log.info("stopped cleanly")
-        if once and report is not None and (report.unreachable or client.login_blocked is not None):
+        if once and report is not None and (report.unreachable or client.login_blocked is not None
+                                            or report.missing_threads):
             from forumbot.alarms import forum_words
             from forumbot.commands._common import Refusal
 
             why = (f"无法连接论坛 {client.base_url}" if report.unreachable
-                   else f"无法登录：{forum_words(str(client.login_blocked))}")
+                   else f"无法登录：{forum_words(str(client.login_blocked))}" if client.login_blocked is not None
+                   else "论坛上没有配置里的主题 " + "、".join(str(t) for t in report.missing_threads)
+                   + "（见 forumbot status 的警报）")
             raise Refusal(f"这一轮没有完成：{why}")
 
 

@@ -6,10 +6,10 @@ import json
 from typing import Any
 
 import click
-from rich.console import Console
 from rich.table import Table
 
 from engine.reasons import describe_zh
+from forumbot.commands._console import terminal
 from forumbot.config import ConfigError
 from forumbot.offline import OfflineTallyError, offline_tally
 from forumbot.wording import vote_ruling_zh
@@ -113,7 +113,7 @@ def tally(config_path: str | None, day: int | None, pages: tuple[str, ...], more
     if as_json:
         click.echo(json.dumps(report, ensure_ascii=False, indent=2))
         return
-    console = Console()
+    console = terminal()
     console.print(_votes_table(report))
     console.print(_summary(report))
 
@@ -137,7 +137,7 @@ def _tally_evidence(path: str, config_path: str | None, day: int | None, as_json
     if as_json:
         click.echo(json.dumps(check.recount, ensure_ascii=False, indent=2))
     else:
-        console = Console()
+        console = terminal()
         console.print(_evidence_header(evidence))
         console.print(_votes_table(check.recount))
         console.print(_summary(check.recount))

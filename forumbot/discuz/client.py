@@ -237,6 +237,16 @@ class DiscuzClient:
     def save_session(self) -> None:
         self.transport.save_session()
 
+    @property
+    def unreachable(self) -> bool:
+        """A request spent its retries without reaching the forum: nothing more is sent
+        until :meth:`forget_unreachable`."""
+        return self.transport.unreachable is not None
+
+    def forget_unreachable(self) -> None:
+        """Try the forum again on the next request (the agent calls it after each pass)."""
+        self.transport.forget_unreachable()
+
     # ------------------------------------------------------------------ session
 
     def login(self) -> int:

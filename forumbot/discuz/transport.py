@@ -4,7 +4,12 @@ Layers, outermost first (prawcore's shape):
 
 * :meth:`Transport.call`: :func:`forumbot.retry.call_with_retry` around one request —
   GETs retry with jittered backoff on :class:`ForumUnavailable`; a POST only when it
-  surely never left;
+  surely never left. Once a request has spent its retries without ever reaching the
+  server (``UnavailableReason.CONNECT``: the port closed, the host gone), the forum is
+  *unreachable* and every later request fails at once without being sent, until
+  :meth:`Transport.forget_unreachable` (the agent calls it after each pass): a pass
+  against a dead forum costs one request's retries (:data:`UNREACHABLE_BOUND`), not
+  every request's (:func:`unreachable_bound`);
 * :meth:`Transport._send`: one request (redirects followed by hand when asked), the
   answer classified (:func:`forumbot.responses.classify`); no usable answer →
   :class:`ForumUnavailable`;
@@ -38,11 +43,22 @@ from forumbot.session import CookieStore
 from forumbot.throttle import Throttle
 from parsers.charset import codec_for, decode, sniff_charset
 
-__all__ = ["Transport"]
+__all__ = ["CONNECT_TIMEOUT", "Transport", "unreachable_bound"]
 
 log = logging.getLogger("forumbot.client")
 
 _MAX_REDIRECTS = 3
+
+# How long one attempt may wait for the forum to accept the connection (the client the
+# runtime makes), and so the longest a request takes that never reaches the server: every
+# attempt timing out and every retry wait at its longest — 5 × 10 + 37.5 = 87.5 s with
+# the default policy. After it the forum is unreachable and nothing more is sent
+# (``forumbot run --once`` promises this bound in its help).
+CONNECT_TIMEOUT = 10.0
+
+
+def unreachable_bound(policy: RetryPolicy = DEFAULT) -> float:
+    return policy.max_attempts * CONNECT_TIMEOUT + policy.longest_waiting()
 _NON_ASCII = re.compile(rb"[\x80-\xff]")
 
 
@@ -71,6 +87,9 @@ class Transport:
         self._sleep = sleep or (stop.wait if stop is not None else time.sleep)
         self.throttle = Throttle(min_interval, clock, self.pause)
         self.request_count = 0
+        # The request that found the forum unreachable (its retries spent, never
+        # connected); while set, nothing more is sent (see ``call``).
+        self.unreachable: ForumUnavailable | None = None
         self._charset_fixed = charset is not None
         self._charset = charset or "utf-8"
         self.store = CookieStore(cookie_path) if cookie_path is not None else None
@@ -130,13 +149,31 @@ class Transport:
         follow: bool = False,
         idempotent: bool | None = None,
     ) -> tuple[httpx.Response, ForumReply]:
-        return call_with_retry(
-            lambda: self._send(method, path, data=data, referer=referer, follow=follow),
-            policy=self.retry_policy,
-            describe=f"{method} {path or '/'}",
-            idempotent=(method == "GET") if idempotent is None else idempotent,
-            sleep=self.pause,
-        )
+        if self.unreachable is not None:
+            # Not sent: an earlier request spent its retries without reaching the
+            # server; retrying this one too would make a pass take minutes.
+            first = self.unreachable
+            raise ForumUnavailable(
+                f"{method} {path or '/'}：没有发出，这一轮先前的请求已连不上论坛（{first.message}）",
+                reason=UnavailableReason.CONNECT, sent=False, original=first.original)
+        try:
+            return call_with_retry(
+                lambda: self._send(method, path, data=data, referer=referer, follow=follow),
+                policy=self.retry_policy,
+                describe=f"{method} {path or '/'}",
+                idempotent=(method == "GET") if idempotent is None else idempotent,
+                sleep=self.pause,
+            )
+        except ForumUnavailable as exc:
+            if exc.reason is UnavailableReason.CONNECT:
+                self.unreachable = exc
+            raise
+
+    def forget_unreachable(self) -> None:
+        """Send again: the next request is tried (with its retries) as if the forum had
+        never been unreachable. A slow page or a 5xx never sets this: only a forum that
+        could not be connected to at all."""
+        self.unreachable = None
 
     def _send(
         self, method: str, path: str, *, data: dict[str, str] | None, referer: str | None, follow: bool

@@ -59,6 +59,7 @@ class Matter:
     detail: str = ""
     draft_id: int | None = None
     day: int | None = None  # night_result: the day whose morning follows the night
+    identities: int = 1  # the rule set's identities per player (双身份: 2, a night takes one)
 
     @property
     def matter(self) -> str:
@@ -92,7 +93,7 @@ def _matter(rt: Runtime, item: Attention) -> Matter:
 
         detail = f"论坛拒绝了它：{forum_error(rt.outbox.get(draft_id).last_error).text}"
     return Matter(item.key, item.kind.value, no_api_keys(item.summary), item.since, no_api_keys(detail),
-                  draft_id, day)
+                  draft_id, day, rt.config.rules.identities)
 
 
 def current_matters(rt: Runtime, now: datetime, kinds: Iterable[str] | None = None) -> list[Matter]:
@@ -156,8 +157,10 @@ def hints(matter: Matter, code: str | None, *, prefix: str = "",
         return lines + [f"回复「重发 {code}」再发一次（先在论坛上查找，不会重复），「查看 {code}」看全文，"
                         f"「驳回 {code} 理由：……」放弃"]
     if matter.kind == AttentionKind.NIGHT_RESULT.value and matter.day:
-        return [f"回复「{prefix}夜晚 第{matter.day}日 出局：名字、名字」录入"
-                f"（没有人出局回复「{prefix}平安夜 第{matter.day}日」）"]
+        if matter.identities > 1:  # 双身份: the night's victims lose an identity; a second loss is out
+            return [f"回复「{prefix}夜晚 第{matter.day}日 身份死亡：名字、名字」录入（已失去过一层身份的即出局；"
+                    f"没有人身份死亡回复「{prefix}平安夜 第{matter.day}日」）"]
+        return [f"回复「{prefix}夜晚 第{matter.day}日 出局：名字、名字」录入（没有人出局回复「{prefix}平安夜 第{matter.day}日」）"]
     if matter.kind == AttentionKind.SUCCESSOR.value:
         return [f"回复「{prefix}警长 名字」指定继任警长（机器人会先说明影响，再等你确认）"]
     if matter.kind in (AttentionKind.ALARM.value, AttentionKind.STALE_PUBLISHED.value,

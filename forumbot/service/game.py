@@ -38,6 +38,7 @@ from forumbot.service.summary import GameSummary, facts
 log = logging.getLogger("forumbot.service")
 
 PASS_PROBLEM = "pass"  # the Health kind for errors of the game's last pass
+LOG_PROBLEM = "log_file"  # the Health kind for a game's [agent].log_file that cannot be written
 CRASH_FIRST = 60.0  # after a pass raised: wait this long (game seconds), doubling
 CRASH_MAX = 600.0
 # SQLite's page cache per connection (KiB): the default 2 MB each adds up over fifty
@@ -67,6 +68,7 @@ class GameSlot:
         self.pass_errors: tuple[str, ...] = ()
         self._data_version: int | None = None
         self._summarized_at: datetime | None = None
+        self.log_handler: logging.Handler | None = None  # the game's own [agent].log_file
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -127,6 +129,7 @@ class GameSlot:
         self.lock = lock
         rt.store.db.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
         self.agent = ServiceAgent(rt, client, health=Health(lock), name=self.name)
+        self._open_log_file(rt)
         self.plan = GamePlan(self.name, session_key(rt), rt.settings.agent.poll_interval_seconds)
         self.state, self.error, self.detail = "running", None, None
         self._data_version = self._version()
@@ -135,9 +138,29 @@ class GameSlot:
         log.info("running %s (%s), database %s", self.file.path, rt.config.rules.name, rt.settings.agent.database)
         return True
 
+    def _open_log_file(self, rt: Runtime) -> None:
+        """The game's ``[agent].log_file`` is written under the service as under ``forumbot
+        run`` (each line of this game, and only those); one that cannot be opened is
+        this game's problem, not the service's."""
+        from forumbot.service.logs import game_log_file
+
+        path = rt.settings.agent.log_file
+        if path is None or self.agent is None:
+            return
+        try:
+            self.log_handler = game_log_file(self.name, path, clock=self.clock)
+        except OSError as exc:
+            self.agent.health.fail(LOG_PROBLEM, f"无法写入日志文件 {path}（{exc.strerror or exc}）：请检查 "
+                                                "[agent].log_file 及其所在文件夹是否存在、可写；这局的日志只在服务的日志里",
+                                   str(exc), now=rt.clock.now())
+
     def close(self) -> None:
         if self.agent is not None:
             self.agent.notifier.board.leave(self.agent.notifier)
+        from forumbot.service.logs import drop_handler
+
+        drop_handler(self.log_handler)
+        self.log_handler = None
         if self.lock is not None:
             self.pool.release(self.name)
             self.lock.release()
@@ -255,12 +278,14 @@ class GameSlot:
 
     def check_finished(self, now: datetime, state: GameState | None = None) -> None:
         """Over (the director said so, or the last configured day's final count is out)
-        and nothing approved left to send: no more passes; the game stays listed."""
+        and nothing approved left to send or held by a moderator: no more passes; the game
+        stays listed."""
         from forumbot.ending import game_over
 
         assert self.rt is not None
         over = game_over(self.rt, state or current_state(self.rt.config, self.rt.store))
-        sending = self.rt.outbox.drafts(DraftState.APPROVED, DraftState.PUBLISHING)
+        # A post a moderator still holds is waited for: passes look whether it was released.
+        sending = self.rt.outbox.drafts(DraftState.APPROVED, DraftState.PUBLISHING, DraftState.PENDING_MODERATION)
         # The director's PMs too: the answer to the PM that ended the game (its final count
         # approved by PM) is queued in that very pass, often behind the flood clock the
         # final count just started — it needs the passes that send it.

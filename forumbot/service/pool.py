@@ -110,7 +110,7 @@ class Session:
                               f"game {self.opened_by} on the same forum")
         bot = rt.settings.bot
         differs = [k for k in ("cookie_file", "password_file", "user_agent", "question_id", "password_md5")
-                   if getattr(bot, k) != getattr(self.bot, k)]
+                   if not _same_setting(getattr(bot, k), getattr(self.bot, k))]
         if differs and game != self.opened_by:
             log.warning("[bot] %s differ from game %s's; the shared session of %s keeps game %s's "
                         "(give every game of one account the same [bot] settings: forumbot login saves "
@@ -200,6 +200,18 @@ class Session:
                      self.down_since.isoformat(timespec="seconds"))
         self.down_since = self.down_until = None
         self.failures = 0
+
+
+def _same_setting(a: Any, b: Any) -> bool:
+    """Two games' ``[bot]`` values agree. Files are the same file however each config
+    names it (``../cookies.json`` from one folder, an absolute path or a symlink from
+    another): compared as files when both exist, else by their resolved paths."""
+    if isinstance(a, Path) and isinstance(b, Path):
+        try:
+            return a.samefile(b)
+        except OSError:
+            return a.resolve() == b.resolve()
+    return a == b
 
 
 class GameClient:

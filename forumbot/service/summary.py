@@ -41,7 +41,11 @@ class GameSummary:
 
     @property
     def trouble(self) -> bool:
-        """Something a person must look at: an alarm, an error, a stopped agent."""
+        """Something a person must look at: an alarm, an error, a stopped agent. A finished
+        game gets no more passes: its alarms can no longer clear and its agent no longer
+        beats, so only a post that did not go out is still the director's to settle."""
+        if self.state == "finished":
+            return bool(self.failed)
         return bool(self.alarms or self.problems or self.failed) or self.state in ("error", "busy", "stopped")
 
     def to_json(self) -> dict[str, Any]:
@@ -113,8 +117,9 @@ def facts(rt: Runtime, now: datetime, state: Any = None) -> dict[str, Any]:
     }
 
 
-def agent_facts(rt: Runtime, now: datetime) -> dict[str, Any]:
-    """Who runs the game, from its instance lock (another process's, or this one's)."""
+def agent_facts(rt: Runtime, now: datetime, *, over: bool = False) -> dict[str, Any]:
+    """Who runs the game, from its instance lock (another process's, or this one's). An
+    ``over`` game has no more passes: an old last pass is not a hanging agent."""
     from forumbot.instance import lock_path, probe
 
     holder = probe(lock_path(rt.settings.agent.database))
@@ -125,7 +130,7 @@ def agent_facts(rt: Runtime, now: datetime) -> dict[str, Any]:
     last = _parse(holder.beat)
     problems = tuple(p.get("message", "") for p in holder.problems.values() if p.get("message"))
     interval = max(rt.settings.agent.poll_interval_seconds * STALE_PASSES, 300)
-    if last is not None and now - last > timedelta(seconds=interval):
+    if not over and last is not None and now - last > timedelta(seconds=interval):
         problems += (f"最后一轮已是 {int((now - last).total_seconds() // 60)} 分钟前",)
     return {"state": "running", "agent": f"{who}（pid {holder.pid}，主机 {holder.host}）", "last_pass": last,
             "problems": problems}
@@ -154,7 +159,7 @@ def summarize_config(name: str, path) -> GameSummary:
     try:
         now = rt.clock.now()
         found = facts(rt, now)
-        agent = agent_facts(rt, now)
+        agent = agent_facts(rt, now, over=found["over"] is not None)
         state = "finished" if found["over"] else agent["state"]
         return GameSummary(name, str(path), state, agent=agent["agent"], last_pass=agent["last_pass"],
                            problems=agent.get("problems", ()), **found)

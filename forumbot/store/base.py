@@ -21,6 +21,7 @@ from typing import Any
 import sqlite_utils
 
 from forumbot.store.codec import canonical_json, iso, parse_time, sha256_hex
+from forumbot.store.integrity import damage, damaged_text
 from forumbot.store.records import AuditEntry
 from forumbot.store.schema import migrate
 
@@ -58,6 +59,9 @@ def _open_error(path: Path, exc: BaseException) -> StoreOpenError:
         why = (f"游戏状态无法写入：{target} 不可写（forumbot 要在文件夹 {folder} 里写 {path.name} "
                f"及其 -wal、-shm 文件）。请恢复写权限（例如 chmod u+w {target}），"
                "或在 [agent].database 换一个可写的位置")
+    elif "locked" in text or "busy" in text:
+        why = (f"游戏状态 {path} 被另一个程序锁住，30 秒内没有放开。请关掉长时间打开着它的程序（例如数据库工具）；"
+               f"若刚刚动过这个文件（截断、覆盖、从备份拷回）而机器人还在运行，请先停止机器人再试")
     elif "not a database" in text or "malformed" in text:
         why = (f"{path} 不是 forumbot 的游戏数据库，或已损坏。请检查 [agent].database 是否指错了文件；"
                "若是损坏，请从备份恢复")
@@ -87,6 +91,10 @@ class StoreBase:
 
     def __init__(self, path: str | Path, *, busy_timeout: float = 30.0) -> None:
         self.path = None if str(path) == ":memory:" else Path(path)
+        if self.path is not None and (what := damage(self.path)) is not None:
+            # Not opened at all: SQLite would take an emptied file for a new database and
+            # wait 30 s for a lock a running agent holds (forumbot.store.integrity).
+            raise StoreOpenError(damaged_text(self.path, what, running=False))
         try:
             conn = sqlite3.connect(
                 str(path), timeout=busy_timeout, isolation_level=None, check_same_thread=False

@@ -212,3 +212,61 @@ def test_parse_config__an_alias_that_is_a_players_name_is_an_error():
     text = SPEC_EXAMPLE.replace('"饺" = "饺子"', '"包子" = "饺子"')
     with pytest.raises(ConfigError, match=r"\[game.aliases\].包子: “包子”就是玩家 包子"):
         parse_config(text, "config.toml")
+
+
+# -- the days: at least one, and no two at once (issue 18, finding 10) ------------------------
+
+DAY_BLOCK = """
+[[days]]
+number = {number}
+vote_thread = {tid}
+start = "{start}"
+deadline = "{deadline}"
+"""
+SPEC_GAME = SPEC_EXAMPLE.split("[[days]]")[0]
+
+
+def _days(*days: tuple[int, str, str]) -> str:
+    """The spec example with these days instead of its one: (number, start, deadline)."""
+    return SPEC_GAME + "".join(DAY_BLOCK.format(number=n, tid=10 + n, start=f"2026-12-{s}:00+08:00",
+                                                deadline=f"2026-12-{d}:00+08:00") for n, s, d in days)
+
+
+DAY_LAYOUTS = {  # (days, the error's start, or None: accepted)
+    "no days at all": ((), "config.toml: [[days]]: 没有配置任何一日"),
+    "one day": (((1, "01T09:00", "02T21:30"),), None),
+    "consecutive days": (((1, "01T09:00", "02T21:30"), (2, "03T09:00", "04T21:30")), None),
+    "the next day opens at the deadline": (((1, "01T09:00", "02T21:30"), (2, "02T21:30", "04T21:30")), None),
+    "listed out of order": (((2, "03T09:00", "04T21:30"), (1, "01T09:00", "02T21:30")), None),
+    "a gap in the numbers": (((2, "03T09:00", "04T21:30"), (4, "07T09:00", "08T21:30")), None),
+    "overlapping": (((1, "01T09:00", "02T21:30"), (2, "02T09:00", "03T21:30")),
+                    "config.toml: [[days]] #2 (day 2).start: 第2日的开始 2026-12-02 09:00 早于第1日的截止 "
+                    "2026-12-02 21:30：两日的时间重叠"),
+    "a later day dated before": (((1, "05T09:00", "06T21:30"), (2, "01T09:00", "02T21:30")),
+                                 "config.toml: [[days]] #2 (day 2).start: 第2日的开始 2026-12-01 09:00 早于第1日的截止"),
+    "overlap found across listed order": (((3, "04T09:00", "05T21:30"), (2, "03T09:00", "04T21:30")),
+                                          "config.toml: [[days]] #1 (day 3).start: 第3日的开始 2026-12-04 09:00 早于第2日"),
+}
+
+
+@pytest.mark.parametrize(("days", "error"), DAY_LAYOUTS.values(), ids=DAY_LAYOUTS.keys())
+def test_parse_config__days_at_least_one_and_never_two_at_once(days, error):
+    text = _days(*days)
+    if error is None:
+        assert [d.number for d in parse_config(text, "config.toml").days] == sorted(n for n, _, _ in days)
+        return
+    with pytest.raises(ConfigError) as info:
+        parse_config(text, "config.toml")
+    assert str(info.value).startswith(error), str(info.value)
+
+
+def test_cli__a_config_without_days_is_one_chinese_line(tmp_path: Path):
+    from click.testing import CliRunner
+
+    from forumbot.cli import main
+
+    path = tmp_path / "game.toml"
+    path.write_text(_days(), encoding="utf-8")
+    result = CliRunner().invoke(main, ["status", "--config", str(path)])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert result.output.strip().splitlines()[-1].startswith(f"错误：{path}: [[days]]: 没有配置任何一日"), result.output

@@ -11,6 +11,12 @@ GAME = """
 [game]
 ruleset = "s10"
 players = ["饺子", "包子", "汤圆"]
+
+[[days]]
+number = 1
+vote_thread = 3
+start = "2026-12-01T09:00:00+08:00"
+deadline = "2026-12-02T21:30:00+08:00"
 """
 
 

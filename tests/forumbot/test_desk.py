@@ -368,7 +368,8 @@ def test_desk__change_is_confirmed_before_it_is_applied(desk, name, path, form, 
 def test_desk__confirm_page_names_the_result_and_rulings_that_change(desk):
     page, _, fields = _confirm(desk, "/event", {"kind": "out", "player": "包子", "why": "hunter"})
     text = re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", "", page)))
-    assert "结果改变：包子 当选警长 → 无人当选警长" in text
+    # 3楼 (the player named <script>…) votes 饺子 with a reason that is all angle brackets: valid
+    assert "结果改变：包子 当选警长 → 饺子 当选警长" in text
     assert "2楼 饺子：有效，计入 → 有效，不计入（投票对象截止前已出局）" in text
     assert "生效时间：2026-12-01 12:00:00（白天出局默认为现在）" in text
     assert fields["at"] == ["2026-12-01T12:00:00+08:00"]  # the time previewed is the time applied

@@ -21,6 +21,12 @@ ruleset = "s10"
 director = "导演"
 bot = "计票机器人"
 players = ["饺子", "包子", "汤圆"]
+
+[[days]]
+number = 1
+vote_thread = 3
+start = "2026-12-01T09:00:00+08:00"
+deadline = "2026-12-02T21:30:00+08:00"
 """
 
 # checkrobot()/checkmobile() of X3.5 source/function/function_core.php, spelled out here

@@ -118,7 +118,8 @@
       if (isNaN(left)) return;
       if (left <= 0) { el.textContent = "已截止"; return; }
       var d = Math.floor(left / 86400), h = Math.floor(left % 86400 / 3600), m = Math.floor(left % 3600 / 60), s = left % 60;
-      el.textContent = (d ? d + "天" : "") + (d || h ? h + "小时" : "") + pad(m) + "分" + pad(s) + "秒";
+      // 「剩余 …」 while time is left; at the deadline only 「已截止」 (never 「剩余 已截止」)
+      el.textContent = (el.dataset.prefix || "") + (d ? d + "天" : "") + (d || h ? h + "小时" : "") + pad(m) + "分" + pad(s) + "秒";
     });
   }
 
