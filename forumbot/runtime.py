@@ -100,7 +100,7 @@ def make_client(rt: Runtime, *, http: httpx.Client | None = None,
     if not base_url:
         from forumbot.config import ConfigError
 
-        raise ConfigError(f"{rt.config.path}: [forum].base_url: missing (the agent needs the forum's address)")
+        raise ConfigError(f"{rt.config.path}: [forum].base_url: 缺少（机器人要知道论坛的地址）")
     answer = os.environ.get(bot.answer_env) if bot.question_id else None
     source = PasswordSource(password_file=bot.password_file or password_file)
     stop = stop if stop is not None else threading.Event()

@@ -56,7 +56,30 @@ def card_zh(color: Any) -> str:
     return CARD_ZH.get(_value(color), "判罚")
 
 
+# What the operating system said, in Chinese (its own ``strerror`` is English).
+OS_ERROR_ZH = {
+    "ENOENT": "文件或文件夹不存在", "EACCES": "没有权限", "EPERM": "没有权限", "EROFS": "磁盘是只读的",
+    "EISDIR": "这是一个文件夹", "ENOTDIR": "路径中有一段不是文件夹", "ENOSPC": "磁盘已满",
+    "EDQUOT": "磁盘配额已满", "EEXIST": "已经存在", "EADDRINUSE": "端口已被占用",
+    "EADDRNOTAVAIL": "本机没有这个地址", "ECONNREFUSED": "连接被拒绝", "ETIMEDOUT": "连接超时",
+    "EIO": "读写出错（磁盘故障？）", "ENAMETOOLONG": "文件名太长", "EMFILE": "打开的文件太多",
+    "ENOTEMPTY": "文件夹不是空的", "EBUSY": "正在被占用",
+}
+
+
+def os_error_zh(exc: BaseException) -> str:
+    """An ``OSError`` as a director reads it: the Chinese for its errno, else its own words."""
+    import errno
+
+    code = getattr(exc, "errno", None)
+    name = errno.errorcode.get(code, "") if isinstance(code, int) else ""
+    if name in OS_ERROR_ZH:
+        return OS_ERROR_ZH[name]
+    return getattr(exc, "strerror", None) or str(exc)
+
+
 __all__ = [
     "ACTOR_ZH", "CARD_ZH", "DRAFT_KIND_ZH", "DRAFT_STATE_ZH", "FLAG_ZH", "PROPOSAL_STATE_ZH",
     "PROPOSAL_ZH", "RULESET_ZH", "WINNERS", "WINNER_ZH", "card_zh", "draft_kind_zh", "draft_state_zh",
+    "OS_ERROR_ZH", "os_error_zh",
 ]

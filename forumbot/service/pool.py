@@ -98,11 +98,11 @@ class Session:
         forum = rt.config.forum
         path = rt.config.path
         if forum.timezone != self.forum.timezone:
-            raise ConfigError(f"{path}: [forum].timezone: {forum.timezone} differs from {self.forum.timezone} of "
-                              f"game {self.opened_by} on the same forum and account (one forum, one time zone)")
+            raise ConfigError(f"{path}: [forum].timezone: {forum.timezone} 与同一论坛、同一账号的游戏 "
+                              f"{self.opened_by} 的 {self.forum.timezone} 不同（一个论坛只有一个时区）")
         if "auto" not in (forum.discuz, self.forum.discuz) and forum.discuz != self.forum.discuz:
-            raise ConfigError(f"{path}: [forum].discuz: {forum.discuz} differs from {self.forum.discuz} of "
-                              f"game {self.opened_by} on the same forum")
+            raise ConfigError(f"{path}: [forum].discuz: {forum.discuz} 与同一论坛的游戏 {self.opened_by} "
+                              f"的 {self.forum.discuz} 不同")
         bot = rt.settings.bot
         differs = [k for k in ("cookie_file", "password_file", "user_agent", "question_id", "password_md5")
                    if getattr(bot, k) != getattr(self.bot, k)]
@@ -288,7 +288,7 @@ class SessionPool:
         use: no request is sent until the game's agent starts)."""
         game = game or str(rt.config.path)
         if not rt.config.forum.base_url:
-            raise ConfigError(f"{rt.config.path}: [forum].base_url: missing (the agent needs the forum's address)")
+            raise ConfigError(f"{rt.config.path}: [forum].base_url: 缺少（机器人要知道论坛的地址）")
         key = session_key(rt)
         session = self.sessions.get(key)
         if session is None:

@@ -100,7 +100,7 @@ class Service:
             from forumbot.config import ConfigError
 
             raise ConfigError(f"{self.settings.source or 'forumbot serve'}: [service].games: "
-                              f"{self.folder} is not a folder (it holds the game configs)")
+                              f"{self.folder} 不是文件夹（它应存放各局的配置）")
         try:
             self.lock = InstanceLock.acquire(self.folder / SERVICE_LOCK, role="service", since=self.started,
                                              wait_seconds=1.0)

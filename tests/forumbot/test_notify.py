@@ -301,10 +301,10 @@ def test_notify__on_by_default_in_a_real_config_off_in_the_demo_config(tmp_path)
 
 
 @pytest.mark.parametrize("table, message", [
-    ("kinds = [\"approvals\"]", "[notify].kinds: unknown kind 'approvals'"),
+    ("kinds = [\"approvals\"]", "[notify].kinds: 未知的类型 'approvals'"),
     ("director_uid = 0", "[notify].director_uid"),
     ("quiet_hours = \"25:00-08:00\"", "[notify].quiet_hours"),
-    ("email = \"x\"", "[notify].email: unknown key"),
+    ("email = \"x\"", "[notify].email: 未知的键"),
 ])
 def test_notify__bad_settings_name_the_key(table, message):
     from forumbot.config import ConfigError
