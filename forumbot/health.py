@@ -91,18 +91,18 @@ class Health:
         """Note a problem; True (and one log line) only when this kind was not already on."""
         current = self.problems.get(kind)
         if current is not None and current["message"] == message:
-            log.debug("%s still failing: %s", kind, detail)
+            log.debug("%s 仍然失败：%s", kind, detail)
             return False
         self.problems[kind] = {"since": current["since"] if current else now.isoformat(timespec="seconds"),
                                "message": message, "detail": detail}
-        log.warning("%s: %s — %s (said once; carrying on)", kind, detail, message)
+        log.warning("%s：%s（%s；只报告一次，照常继续）", kind, message, detail)
         self._save()
         return current is None
 
     def ok(self, kind: str, *, now: datetime) -> None:
         problem = self.problems.pop(kind, None)
         if problem is not None:
-            log.info("%s: works again (failing since %s)", kind, problem["since"])
+            log.info("%s：恢复正常（自 %s 起失败）", kind, problem["since"])
             self._save()
 
     def beat(self, now: datetime) -> None:
@@ -120,7 +120,7 @@ class Health:
             self._record_failed = False
         elif not self._record_failed:
             self._record_failed = True
-            log.warning("cannot update the agent's lock record: forumbot status may show old news")
+            log.warning("无法更新代理程序的锁记录：forumbot status 显示的可能是旧消息")
 
 
 __all__ = ["Health", "STATE", "StorageProblem", "storage_problem"]

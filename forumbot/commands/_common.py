@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import re
 import sys
 from typing import Any, Callable, Iterator
 
@@ -90,17 +89,11 @@ def _domain_errors() -> tuple[type[BaseException], ...]:
 
 
 class Refusal(click.ClickException):
-    """A command's one-line refusal, its prefix in the message's language: the director
-    reads 「错误：第3日还没有开始」, not 「Error: 第3日…」 (the config checker's messages,
-    which name TOML keys, are English and keep click's 「Error:」)."""
+    """A command's one-line refusal: the director reads 「错误：第3日还没有开始」, not
+    「Error: 第3日…」 (every message of the library, the config checker's too, is Chinese)."""
 
     def show(self, file: Any = None) -> None:
-        message = self.format_message()
-        prefix = "错误：" if _CJK.search(message) else "Error: "
-        click.echo(prefix + message, file=file, err=file is None)
-
-
-_CJK = re.compile(r"[\u3400-\u9fff\uff00-\uffef]")
+        click.echo("错误：" + self.format_message(), file=file, err=file is None)
 
 
 YES = ("y", "yes", "是", "是的", "确认", "好", "对")

@@ -1,0 +1,260 @@
+"""No English sentence a director reads (issue 18 item 11, "done when"): a crawl of every
+command's errors and refusals, of the log of a game played on the simulator (``forumbot
+run``'s agent and ``forumbot serve``'s service), and of the offline commands' page errors.
+The desk is crawled by ``test_desk_chinese.py`` (its raw data too).
+
+A sentence is three or more English words in a row outside names, keys, paths, options
+and codes (``tests/forumbot/chinese_support.py``). Every registered command must have
+its rows in ``CASES``: a command added later without them fails here.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from forumbot.cli import main
+from forumbot.clock import AcceleratedClock
+from forumbot.runtime import CLOCK_ENV, clock_to_env
+from forumbot.scenario import PASSWORD, PLAYERS, at
+from tests.forumbot.chinese_support import english_sentences
+
+
+def _walk(group: click.Group, path: tuple[str, ...] = ()):
+    ctx = click.Context(group, info_name="forumbot")
+    for name in group.list_commands(ctx):
+        command = group.get_command(ctx, name)
+        if isinstance(command, click.Group):
+            yield from _walk(command, (*path, name))
+        else:
+            yield (*path, name), command
+
+
+COMMANDS = dict(_walk(main))
+COMMAND_NAMES = {name for path in COMMANDS for name in path}
+CHOICES = {str(c) for command in COMMANDS.values() for p in command.params
+           if isinstance(p.type, click.Choice) for c in p.type.choices}
+NAMES = (*PLAYERS, "路人", "新号", "导演", "计票机器人")
+
+
+def sentences(text: str) -> list[str]:
+    """English sentences in what a command printed, once the command lines it names
+    (``forumbot show 7``) and the words typed as choices are taken out."""
+    text = re.sub(r"\bforumbot(?: (?:%s))*" % "|".join(map(re.escape, sorted(COMMAND_NAMES, key=len, reverse=True))),
+                  " ", text)
+    found = english_sentences(text, NAMES)
+    return [s for s in found if not set(s.split()) <= CHOICES | COMMAND_NAMES]
+
+
+# ---------------------------------------------------------------- the game
+
+@dataclass
+class Played:
+    config: Path
+    tmp: Path
+    log: list[str] = field(default_factory=list)  # every log line of the agent's passes
+    published: int | None = None  # a published draft's id
+    waiting: int | None = None  # a draft waiting for approval
+
+
+class Capture(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.INFO)
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(record.getMessage())
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory):
+    """The demo's game on the simulator (real HTTP) up to day 2 at 21:50 with every log
+    line of the agent captured: day 2's final count waits for the director."""
+    from forumbot.demo import play, setup_game
+
+    tmp = tmp_path_factory.mktemp("crawl")
+    saved = {k: os.environ.get(k) for k in ("FORUMBOT_PASSWORD", CLOCK_ENV, "FORUMBOT_SERVICE", "FORUMBOT_GAMES",
+                                            "FORUMBOT_CONFIG", "FORUMBOT_GAME")}
+    for key in saved:
+        os.environ.pop(key, None)
+    os.environ["FORUMBOT_PASSWORD"] = PASSWORD
+    capture = Capture()
+    root = logging.getLogger()
+    level = root.level
+    root.addHandler(capture)
+    root.setLevel(logging.INFO)
+    quiet = logging.getLogger("httpx")
+    httpx_level = quiet.level
+    quiet.setLevel(logging.WARNING)  # as forumbot run and serve set it (setup_logging)
+    try:
+        (tmp / "game").mkdir()
+        game = setup_game(tmp / "game")
+        play(game, until=at(2, "21:00"))
+        play(game, until=at(2, "21:50"), approve=False)
+    finally:
+        root.removeHandler(capture)
+        root.setLevel(level)
+        quiet.setLevel(httpx_level)
+    from forumbot.outbox import DraftState
+
+    published = game.rt.outbox.drafts(DraftState.PUBLISHED)
+    waiting = game.rt.outbox.drafts(DraftState.DRAFT)
+    result = Played(game.rt.config.path, tmp, capture.lines, published[0].id if published else None,
+                    waiting[0].id if waiting else None)
+    game.close()
+    os.environ[CLOCK_ENV] = clock_to_env(AcceleratedClock(origin=game.clock.now(), factor=1.0))
+    yield result
+    game.sim.stop()
+    for key, value in saved.items():
+        if value is None:
+            os.environ.pop(key, None)
+        else:
+            os.environ[key] = value
+
+
+def test_crawl__the_game_had_something_to_say(played):
+    assert played.published and played.waiting and len(played.log) > 50
+
+
+# ---------------------------------------------------------------- the log
+
+def test_crawl__the_agent_log_is_chinese(played):
+    bad = {line: found for line in played.log if (found := sentences(line))}
+    assert not bad, "\n".join(f"{line}\n    → {found}" for line, found in bad.items())
+
+
+# ---------------------------------------------------------------- the commands
+
+@dataclass(frozen=True)
+class Case:
+    command: str
+    args: tuple[str, ...] = ()
+    config: bool = True  # give --config (the played game's)
+
+
+def _cases(played: Played) -> list[Case]:
+    pub, wait = str(played.published), str(played.waiting)
+    out = str(played.tmp / "day.json")
+    return [
+        Case("accelerate", ("--day", "9", "-y")), Case("accelerate", ("--day", "1", "-y")),
+        Case("alias", ("路人", "路", "-y")), Case("alias", ("饺子", "包子", "-y")),
+        Case("approve", ("99",)), Case("approve", (pub,)),
+        Case("card", ("路人", "yellow", "--why", "x")), Case("card", ("月饼", "yellow", "--why", "x", "--points", "3")),
+        Case("card", ("月饼", "blue", "--why", "x", "--proposal", "99")),
+        Case("card-undo", ("99", "--why", "x", "-y")),
+        Case("check", ()),
+        Case("correct", ("99", "--because", "x", "-y")), Case("correct", ("1", "--because", "x", "--day", "9", "-y")),
+        Case("count-now", ("--day", "9")), Case("count-now", ("--day", "1")),
+        Case("desk", ("--port", "1")),
+        Case("dismiss", ("99",)),
+        Case("drafts", ()), Case("drafts", ("--all",)),
+        Case("draw-sheriff", ("-y",)),
+        Case("edit", ("99",)),
+        Case("events", ()), Case("events", ("--json",)),
+        Case("evidence", ("--day", "9", "--out", out)), Case("evidence", ("--day", "2", "--out", str(played.tmp))),
+        Case("identity-lost", ("月饼", "--why", "night", "-y")),
+        Case("idiot", ("月饼", "-y")),
+        Case("inbox", ("--pages", str(played.config)), config=False),
+        Case("login", ()),
+        Case("night", ("--day", "9", "-y")), Case("night", ("--day", "3", "--out", "路人", "-y")),
+        Case("night", ("--day", "3", "--out", "月饼"), ),
+        Case("notify", ("--test",)),
+        Case("out", ("路人", "--why", "vote", "-y")), Case("out", ("汤圆", "--why", "vote", "-y")),
+        Case("posts", ("--pages", str(played.config)), config=False),
+        Case("redraft", ("--day", "9")), Case("redraft", ("--day", "1")),
+        Case("reject", ("99", "--why", "x")), Case("reject", (pub, "--why", "x")),
+        Case("retally", ("--day", "9")), Case("retally", ("--day", "2")),
+        Case("retry", ("99",)), Case("retry", (pub,)),
+        Case("run", ("--once", "--desk-port", "1"), config=False),
+        Case("scapegoat", ("烧卖", "-y")),
+        Case("serve", ("--games", str(played.tmp / "nope")), config=False),
+        Case("sheriff", ("路人", "-y")), Case("sheriff", ("汤圆", "-y")),
+        Case("show", ("99",)), Case("show", (wait,)),
+        Case("simulate", ("--script", str(played.config)), config=False),
+        Case("status", ()), Case("status", ("--json",)), Case("status", ("--all",)),
+        Case("substitute", ("路人", "新号", "-y")),
+        Case("tally", ("--day", "9")), Case("tally", ("--day", "2", "--pages", str(played.config))),
+        Case("undo", ("99", "--why", "x", "-y")),
+        Case("void", ("99999", "--why", "x", "-y")),
+        Case("voters", ("--day", "2", "饺子", "-y")),
+    ]
+
+
+def _invoke(*args: str, input: str | None = None):
+    return CliRunner().invoke(main, list(args), prog_name="forumbot", input=input)
+
+
+def test_crawl__every_command_has_its_cases(played):
+    covered = {c.command for c in _cases(played)}
+    missing = {" ".join(path) for path in COMMANDS} - covered
+    assert not missing, f"commands without crawl cases: {sorted(missing)}"
+
+
+def _run(played: Played, case: Case) -> str:
+    args = [case.command, *(("--config", str(played.config)) if case.config else ()), *case.args]
+    result = _invoke(*args, input="n\n")
+    assert not isinstance(result.exception, Exception) or isinstance(result.exception, SystemExit), \
+        (args, result.exception)
+    return result.output
+
+
+def test_crawl__every_command_speaks_chinese(played):
+    bad = {}
+    for case in _cases(played):
+        output = _run(played, case)
+        if found := sentences(output):
+            bad[" ".join(case.args) and f"{case.command} {' '.join(case.args)}" or case.command] = (found, output)
+    assert not bad, "\n".join(f"forumbot {k}:\n{out}    → {found}" for k, (found, out) in bad.items())
+
+
+BROKEN = {
+    "missing": None,
+    "unknown key": "[game]\nruleset = \"s10\"\nplayers = [\"饺子\"]\nsherif = \"饺子\"\n",
+    "not TOML": "[game\n",
+    "bad number": "[game]\nruleset = \"s10\"\nplayers = [\"饺子\"]\n[agent]\npoll_interval_seconds = 0\n",
+    "bad rule": "[game]\nruleset = \"s10\"\nplayers = [\"饺子\"]\n[game.rules]\nsheriff_weight = -1\n",
+}
+
+
+@pytest.mark.parametrize("kind", BROKEN)
+def test_crawl__every_command_with_a_broken_config(played, kind):
+    """Each command given a config that is missing or wrong says what is wrong in Chinese
+    (naming the file and the key) — never 「Error: … unknown key」."""
+    path = played.tmp / f"broken-{abs(hash(kind))}.toml"
+    if BROKEN[kind] is not None:
+        path.write_text(BROKEN[kind], encoding="utf-8")
+    bad = {}
+    for name, command in COMMANDS.items():
+        if not any(getattr(p, "name", "") == "config_path" for p in command.params):
+            continue
+        result = _invoke(*name, "--config", str(path), *_required(command), input="n\n")
+        if found := sentences(result.output):
+            bad[" ".join(name)] = (found, result.output)
+        assert "Traceback" not in result.output
+    assert not bad, "\n".join(f"forumbot {k}:\n{out}    → {found}" for k, (found, out) in bad.items())
+
+
+def _required(command: click.Command) -> list[str]:
+    """Values for a command's required arguments and options, so it reaches its config."""
+    args: list[str] = []
+    for p in command.params:
+        if not p.required:
+            continue
+        if isinstance(p.type, click.Choice):
+            value = str(p.type.choices[0])
+        elif isinstance(p.type, click.types.IntParamType):
+            value = "2"
+        else:
+            value = "饺子" if isinstance(p, click.Argument) else "x"
+        if isinstance(p, click.Argument):
+            args.append(value)
+        else:
+            args[:0] = [p.opts[0], value]
+    return args
