@@ -19,6 +19,7 @@ from typing import Any, Mapping
 from engine.events import WHY_IDENTITY_ZH, WHY_ZH, parse_why
 from forumbot.views import hm  # noqa: F401 - the templates and desk modules call texts.hm
 from forumbot.wording import (ACTOR_ZH, CARD_ZH, DRAFT_KIND_ZH, DRAFT_STATE_ZH, FLAG_ZH,  # noqa: F401
+                              FORUM_ERROR_ZH,
                               PROPOSAL_STATE_ZH, PROPOSAL_ZH, RULESET_ZH, WINNER_ZH, WINNERS, card_zh, draft_kind_zh,
                               draft_state_zh)
 
@@ -84,21 +85,7 @@ def clean(text: str | None) -> str:
 # ---------------------------------------------------------------- errors
 
 # Forum refusals (``forumbot.errors``) as the outbox stores them: "ClassName: message".
-FORUM_ERROR_ZH = {
-    "ForumRefused": "论坛拒绝", "LoginFailed": "登录失败（用户名或密码不对）",
-    "LoginLockedOut": "登录失败次数过多，论坛暂时锁定", "CaptchaRequired": "论坛要求验证码",
-    "AccountNotActivated": "机器人账号未激活", "SecurityQuestionRequired": "论坛要求安全提问",
-    "SecurityQuestionWrong": "安全提问回答错误", "NotLoggedIn": "未登录", "LoginBlocked": "登录被阻止",
-    "FloodControl": "发帖太快（论坛的灌水限制）", "PostsPerHourLimit": "超过每小时发帖数限制",
-    "MessageTooShort": "帖子太短", "MessageTooLong": "帖子太长", "MessageEmpty": "帖子为空",
-    "ThreadClosed": "帖子已关闭", "NoPermission": "没有权限", "UserBanned": "机器人账号被禁言",
-    "NewbiePeriod": "机器人账号处于新手见习期", "WordBanned": "含有论坛屏蔽的词语",
-    "BadFormHash": "表单校验失败", "SiteClosed": "论坛关闭中", "ThreadNotFound": "帖子不存在",
-    "PostNotFound": "楼层不存在", "ForumNotFound": "版块不存在", "EditNotAllowed": "不允许编辑",
-    "MobileApiClosed": "论坛的手机接口已关闭", "UnknownRefusal": "论坛拒绝",
-    "ForumUnavailable": "论坛没有响应", "UnexpectedPage": "论坛返回了看不懂的页面",
-    "RobotPage": "论坛返回了给搜索引擎的页面", "Interrupted": "已中断",
-}
+# (the table lives in forumbot.wording: the log and the CLI say them the same way)
 _CLASS_PREFIX = re.compile(r"^([A-Z][A-Za-z]+): ?(.*)$", re.S)
 
 

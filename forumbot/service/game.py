@@ -15,7 +15,6 @@ other games go on.
 from __future__ import annotations
 
 import logging
-import re
 import sqlite3
 from dataclasses import replace
 from datetime import datetime, timedelta
@@ -315,30 +314,20 @@ class GameSlot:
                                agent="forumbot serve" if self.lock is not None else "")
 
 
-_WHAT = [
-    (re.compile(r"^rescan thread (\d+)$"), r"截止后重读帖子 \1"),
-    (re.compile(r"^thread (\d+)$"), r"读帖子 \1"),
-    (re.compile(r"^day (\d+)$"), r"第\1日"),
-    (re.compile(r"^moderation check of #(\d+)$"), r"查看 #\1 是否已审核"),
-]
-_WORDS = {"poll": "读帖", "publish": "发帖", "recover": "恢复未发完的帖子", "choosing how to read threads": "选择读帖方式"}
-_KIND = {"forum unavailable": "论坛无法访问", "forum refused": "论坛拒绝", "forum error": "出错"}
+_KIND = ("论坛无法访问", "论坛拒绝", "出错")
 
 
 def error_zh(line: str) -> str:
-    """A pass's error line (English, for the log) said for the director: what was being
-    done, and the forum's own words when it gave any."""
-    what, _, rest = line.partition(": ")
-    said = _WORDS.get(what)
-    for pattern, repl in _WHAT:
-        if said is None and pattern.match(what):
-            said = pattern.sub(repl, what)
-    kind, _, message = rest.partition(": ")
-    kind_zh = _KIND.get(kind)
-    if kind_zh is None:
-        return f"{said or '本轮'}出错（详情见日志）"
-    chinese = message if any("\u4e00" <= ch <= "\u9fff" for ch in message) else ""
-    return f"{said or '本轮'}：{kind_zh}" + (f"（{chinese}）" if chinese else "")
+    """A pass's error line (the agent's log line, ``读帖子 12：论坛拒绝：抱歉，…``) said
+    for the game list: what was being done, the kind of trouble, and the forum's own
+    words when it gave any (an unexpected error's details stay in the log)."""
+    what, _, rest = line.partition("：")
+    kind, _, message = rest.partition("：")
+    if kind not in _KIND or kind == "出错":
+        return f"{what or '本轮'}出错（详情见日志）"
+    # The forum's refusal in its own words; an outage's details (the request) stay in the log.
+    chinese = message if kind == "论坛拒绝" and any("\u4e00" <= ch <= "\u9fff" for ch in message) else ""
+    return f"{what}：{kind}" + (f"（{chinese}）" if chinese else "")
 
 
 __all__ = ["GameSlot", "error_zh"]

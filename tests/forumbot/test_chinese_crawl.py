@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import os
 import re
+import socket
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -62,6 +63,7 @@ class Played:
     log: list[str] = field(default_factory=list)  # every log line of the agent's passes
     published: int | None = None  # a published draft's id
     waiting: int | None = None  # a draft waiting for approval
+    busy_port: int = 0  # a port on 127.0.0.1 something listens on (the desk cannot have it)
 
 
 class Capture(logging.Handler):
@@ -109,8 +111,13 @@ def played(tmp_path_factory):
     result = Played(game.rt.config.path, tmp, capture.lines, published[0].id if published else None,
                     waiting[0].id if waiting else None)
     game.close()
+    busy = socket.socket()
+    busy.bind(("127.0.0.1", 0))
+    busy.listen()
+    result.busy_port = busy.getsockname()[1]
     os.environ[CLOCK_ENV] = clock_to_env(AcceleratedClock(origin=game.clock.now(), factor=1.0))
     yield result
+    busy.close()
     game.sim.stop()
     for key, value in saved.items():
         if value is None:
@@ -152,7 +159,7 @@ def _cases(played: Played) -> list[Case]:
         Case("check", ()),
         Case("correct", ("99", "--because", "x", "-y")), Case("correct", ("1", "--because", "x", "--day", "9", "-y")),
         Case("count-now", ("--day", "9")), Case("count-now", ("--day", "1")),
-        Case("desk", ("--port", "1")),
+        Case("desk", ("--port", str(played.busy_port))),
         Case("dismiss", ("99",)),
         Case("drafts", ()), Case("drafts", ("--all",)),
         Case("draw-sheriff", ("-y",)),
@@ -172,7 +179,7 @@ def _cases(played: Played) -> list[Case]:
         Case("reject", ("99", "--why", "x")), Case("reject", (pub, "--why", "x")),
         Case("retally", ("--day", "9")), Case("retally", ("--day", "2")),
         Case("retry", ("99",)), Case("retry", (pub,)),
-        Case("run", ("--once", "--desk-port", "1"), config=False),
+        Case("run", ("--once", "--config", str(played.tmp / "nope.toml")), config=False),
         Case("scapegoat", ("烧卖", "-y")),
         Case("serve", ("--games", str(played.tmp / "nope")), config=False),
         Case("sheriff", ("路人", "-y")), Case("sheriff", ("汤圆", "-y")),
@@ -188,7 +195,10 @@ def _cases(played: Played) -> list[Case]:
 
 
 def _invoke(*args: str, input: str | None = None):
-    return CliRunner().invoke(main, list(args), prog_name="forumbot", input=input)
+    """A command as the director types it, from an empty folder (no config.toml there)."""
+    runner = CliRunner()
+    with runner.isolated_filesystem():
+        return runner.invoke(main, list(args), prog_name="forumbot", input=input)
 
 
 def test_crawl__every_command_has_its_cases(played):

@@ -238,7 +238,7 @@ def test_notify__a_pm_whose_answer_was_lost_is_found_not_sent_again(ng):
     ng.sim.faults.add(Fault.DROP_AFTER_STORE, match="send")  # stored, the answer lost
     ng.game.driver.apply_due(ng.clock.now())
     report = ng.game.agent.tick()
-    assert any("director's PMs" in e for e in report.errors)
+    assert any("导演的站内信" in e for e in report.errors)
     [row] = ng.game.agent.notifier.pmbox.rows("sending")
     ng.clock.advance(minutes=10)
     ng.tick()
