@@ -58,7 +58,7 @@ def clock_from_env(value: str | None, tz) -> Clock | None:
     kind, _, rest = value.partition(";")
     fields = dict(part.split("=", 1) for part in rest.split(";") if "=" in part)
     if kind != "accelerated" or not {"origin", "factor", "wall"} <= set(fields):
-        raise ValueError(f"{CLOCK_ENV}: expected accelerated;origin=…;factor=…;wall=…, got {value!r}")
+        raise ValueError(f"{CLOCK_ENV}：应为 accelerated;origin=…;factor=…;wall=…，实际是 {value!r}")
     return AcceleratedClock(origin=datetime.fromisoformat(fields["origin"]).astimezone(tz),
                             factor=float(fields["factor"]), wall_origin=float(fields["wall"]))
 

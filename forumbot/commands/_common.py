@@ -11,6 +11,7 @@ import click
 
 from forumbot.config import ConfigError
 from forumbot.runtime import Runtime, open_runtime
+from forumbot.wording import os_error_zh
 
 _config = click.option(
     "--config", "config_path", envvar="FORUMBOT_CONFIG", default="config.toml", show_default=True,
@@ -60,13 +61,13 @@ def game_config(name: str) -> Any:
 
     folder = games_folder()
     if folder is None:
-        raise click.UsageError("--game NAME needs the service: set FORUMBOT_SERVICE=service.toml "
-                               "(or FORUMBOT_GAMES=DIR), or give the game's --config")
+        raise click.UsageError("--game 局名 要知道服务的设置：请设置 FORUMBOT_SERVICE=service.toml"
+                               "（或 FORUMBOT_GAMES=文件夹），或改用这一局的 --config")
     try:
         found = find_game(folder, name)
         names = sorted(scan(folder)) if found is None else []
     except OSError as exc:
-        raise click.ClickException(f"无法读取游戏文件夹 {folder}：{exc.strerror or exc}") from None
+        raise click.ClickException(f"无法读取游戏文件夹 {folder}：{os_error_zh(exc)}") from None
     if found is None:
         raise click.ClickException(f"游戏文件夹 {folder} 里没有名为「{name}」的游戏"
                                    f"（有：{'、'.join(names) or '无'}）")

@@ -63,7 +63,7 @@ def start_desk_for_run(config_path: str, host: str = "127.0.0.1", port: int = 87
         raise click.ClickException(str(exc)) from None
     except OSError as exc:
         message = listen_error(host, port, exc, port_option="--desk-port")
-        log.warning("desk not served: %s；代理程序照常运行，只是没有导演台", message)
+        log.warning("导演台没有打开：%s；代理程序照常运行，只是没有导演台", message)
         if record is not None:
             record.update(desk={"error": message})
         return None

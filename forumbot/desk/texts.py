@@ -301,6 +301,45 @@ def _event_fallback(kind: str, d: Mapping[str, Any]) -> str:
     return EVENT_KIND_ZH.get(kind, "事件")
 
 
+# The audit detail's keys as the desk's 原始数据 names them (a key not listed keeps its name).
+RAW_KEY_ZH = {
+    "draft": "草稿", "day": "第几日", "kind": "类型", "tid": "帖子 tid", "pid": "pid", "from": "原状态",
+    "to": "新状态", "policy": "审批方式", "marker": "标记", "dedupe_key": "去重键", "attempt": "第几次发送",
+    "moderated": "论坛审核", "error": "错误", "edited": "按修改稿", "rendered_at_publish": "发出时重新生成",
+    "found_by_marker": "按标记找到", "edit_pid": "编辑的帖子 pid", "edit_refused": "编辑被拒绝",
+    "instead": "改为", "retry": "重新发送", "by": "被取代于", "why": "原因", "player": "玩家",
+    "players": "玩家", "color": "颜色", "points": "扣分", "entry": "判罚编号", "proposal": "提议编号",
+    "reason": "理由", "event": "事件", "game_at": "生效时间", "entered_at": "录入时间", "name": "名字",
+    "out": "出局", "note": "备注", "source": "来源", "what": "内容", "changed": "有变化", "hash": "配置校验",
+    "file": "文件", "sha256": "校验和", "winner": "结局", "command": "指令", "commands": "指令",
+    "result": "结果", "uid": "uid", "since_pid": "审核前最新的 pid", "corrects": "更正的事件",
+    "why_correction": "更正理由", "accelerated": "加速", "matters": "待办", "state": "状态",
+    "account": "账号", "seat": "座位", "alias": "别名", "seed": "随机种子", "candidates": "候选",
+}
+_RAW_VALUES = {
+    "kind": lambda v: draft_kind_zh(v) if v in DRAFT_KIND_ZH else EVENT_KIND_ZH.get(v, v),
+    "from": draft_state_zh, "to": draft_state_zh, "state": draft_state_zh,
+    "policy": lambda v: {"auto": "自动发出", "manual": "导演审批"}.get(v, v),
+    "color": card_zh, "reason": lambda v: PROPOSAL_ZH.get(v, v),
+    "why": lambda v: {**dict(IDENTITY_WHY_CHOICES), "card": "红牌"}.get(v, v),  # a cause, or the words given
+    "source": lambda v: {"result": "计票结果"}.get(v, v), "instead": lambda v: {"new post": "发新帖"}.get(v, v),
+    "winner": lambda v: WINNER_ZH.get(v, v), "result": lambda v: _NOTIFY_RESULT_ZH.get(v, v),
+}
+
+
+def _raw_value(key: str, value: Any) -> str:
+    if isinstance(value, bool):
+        return "是" if value else "否"
+    if value is None:
+        return "无"
+    if isinstance(value, (list, tuple)):
+        return "、".join(_raw_value(key, v) for v in value) or "无"
+    if isinstance(value, str) and key in _RAW_VALUES:
+        return str(_RAW_VALUES[key](value))
+    return str(value)
+
+
 def raw_detail(action: str, detail: Mapping[str, Any]) -> str:
-    """The entry as stored, for an operator (shown collapsed)."""
-    return action + "  " + "; ".join(f"{k}={v}" for k, v in sorted(detail.items()))
+    """The entry as stored, for an operator (shown collapsed): the action's code, then
+    each field under its Chinese name, codes said in words (``草稿=3；按修改稿=是``)."""
+    return action + "  " + "；".join(f"{RAW_KEY_ZH.get(k, k)}={_raw_value(k, v)}" for k, v in sorted(detail.items()))

@@ -33,6 +33,7 @@ from forumbot.service.pool import SessionPool, session_key
 from forumbot.service.scanner import GameFile
 from forumbot.service.schedule import HOT_BEFORE_DEADLINE, GamePlan, Job, ThreadState
 from forumbot.service.summary import GameSummary, facts
+from forumbot.wording import RULESET_ZH
 
 log = logging.getLogger("forumbot.service")
 
@@ -85,7 +86,7 @@ class GameSlot:
             self._fail("配置或数据库有误，这局游戏没有运行（改好配置文件后自动重试）", str(exc))
             return
         except Exception as exc:  # noqa: BLE001 - one game's surprise must not stop the service
-            log.exception("cannot open the game")
+            log.exception("无法打开这局游戏")
             self._fail("无法打开这局游戏（详情见日志）", f"{type(exc).__name__}: {exc}")
             return
         database = rt.settings.agent.database.resolve()
@@ -131,7 +132,8 @@ class GameSlot:
         self._data_version = self._version()
         self.update_plan(rt.clock.now(), polled=(), before={})
         self._summarize()
-        log.info("running %s (%s), database %s", self.file.path, rt.config.rules.name, rt.settings.agent.database)
+        log.info("开始运行 %s（%s），数据库 %s", self.file.path, RULESET_ZH.get(rt.config.rules.name, rt.config.rules.name),
+                 rt.settings.agent.database)
         return True
 
     def close(self) -> None:
@@ -147,7 +149,7 @@ class GameSlot:
 
     def _fail(self, message: str, detail: str) -> None:
         self.state, self.error, self.detail = "error", message, detail
-        log.warning("%s", detail)
+        log.warning("%s：%s", message, detail)
         self._summarize()
 
     @property
@@ -176,7 +178,7 @@ class GameSlot:
             wait = min(CRASH_FIRST * 2 ** (self.crashes - 1), CRASH_MAX)
             plan.not_before = started + timedelta(seconds=wait)
             plan.last_pass = started
-            log.exception("the pass failed; next try in %.0f s", wait)
+            log.exception("这一轮出错；%.0f 秒后重试", wait)
             self.pass_errors = (f"上一轮出错（{type(exc).__name__}），{int(wait)} 秒后重试；详情见日志",)
             agent.health.fail(PASS_PROBLEM, self.pass_errors[0], f"{type(exc).__name__}: {exc}", now=started)
             self._summarize()
@@ -258,10 +260,10 @@ class GameSlot:
         sending = self.rt.outbox.drafts(DraftState.APPROVED, DraftState.PUBLISHING)
         if over is not None and not sending:
             if self.state != "finished":
-                log.info("the game is over (%s); no more passes", over.how)
+                log.info("游戏已结束（%s）；不再读帖", "导演宣布" if over.how == "recorded" else "最后一日已计票")
             self.state = "finished"
         elif self.state == "finished":
-            log.info("the game goes on again")
+            log.info("游戏继续进行")
             self.state = "running"
 
     # ------------------------------------------------------------------ outside changes
@@ -304,7 +306,7 @@ class GameSlot:
         try:
             found = facts(self.rt, now, state)
         except Exception as exc:  # noqa: BLE001 - a summary is a courtesy
-            log.warning("cannot summarise the game: %s", exc)
+            log.warning("无法汇总这局游戏的情况：%s", exc)
             found = {}
         problems = base.problems + self.pass_errors
         if self.agent is not None:

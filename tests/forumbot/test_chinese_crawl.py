@@ -25,6 +25,8 @@ from forumbot.cli import main
 from forumbot.clock import AcceleratedClock
 from forumbot.runtime import CLOCK_ENV, clock_to_env
 from forumbot.scenario import PASSWORD, PLAYERS, at
+from engine.reasons import Reason
+from forumbot.outbox import DraftState
 from tests.forumbot.chinese_support import english_sentences
 
 
@@ -43,6 +45,20 @@ COMMAND_NAMES = {name for path in COMMANDS for name in path}
 CHOICES = {str(c) for command in COMMANDS.values() for p in command.params
            if isinstance(p.type, click.Choice) for c in p.type.choices}
 NAMES = (*PLAYERS, "路人", "新号", "导演", "计票机器人")
+
+
+# Stored codes that must never reach a screen bare: a draft's state, a vote's reason, None.
+_CODE_WORDS = {s.value for s in DraftState} | {r.value for r in Reason if r is not Reason.VALID} | {
+    "None", "True", "False"}
+_BARE_CODE = re.compile(r"(?<![\w\"'=./-])(%s)(?![\w\"'=./-])" % "|".join(sorted(map(re.escape, _CODE_WORDS), key=len,
+                                                                         reverse=True)))
+
+
+def bare_codes(text: str) -> list[str]:
+    """Codes shown as words (「（draft）」, 「废票 late」, 「(None)」) outside JSON output."""
+    if text.lstrip().startswith(("{", "[")):
+        return []  # --json: the codes are the data
+    return _BARE_CODE.findall(re.sub(r"\bforumbot [a-z-]+", " ", text))
 
 
 def sentences(text: str) -> list[str]:
@@ -149,6 +165,7 @@ class Case:
 def _cases(played: Played) -> list[Case]:
     pub, wait = str(played.published), str(played.waiting)
     out = str(played.tmp / "day.json")
+    day2 = str(played.tmp / "day2.json")
     return [
         Case("accelerate", ("--day", "9", "-y")), Case("accelerate", ("--day", "1", "-y")),
         Case("alias", ("路人", "路", "-y")), Case("alias", ("饺子", "包子", "-y")),
@@ -166,6 +183,7 @@ def _cases(played: Played) -> list[Case]:
         Case("edit", ("99",)),
         Case("events", ()), Case("events", ("--json",)),
         Case("evidence", ("--day", "9", "--out", out)), Case("evidence", ("--day", "2", "--out", str(played.tmp))),
+        Case("evidence", ("--day", "2", "--out", day2)),
         Case("identity-lost", ("月饼", "--why", "night", "-y")),
         Case("idiot", ("月饼", "-y")),
         Case("inbox", ("--pages", str(played.config)), config=False),
@@ -188,17 +206,26 @@ def _cases(played: Played) -> list[Case]:
         Case("status", ()), Case("status", ("--json",)), Case("status", ("--all",)),
         Case("substitute", ("路人", "新号", "-y")),
         Case("tally", ("--day", "9")), Case("tally", ("--day", "2", "--pages", str(played.config))),
+        Case("tally", ("--evidence", day2), config=False), Case("tally", ("--evidence", str(played.config)), config=False),
         Case("undo", ("99", "--why", "x", "-y")),
         Case("void", ("99999", "--why", "x", "-y")),
         Case("voters", ("--day", "2", "饺子", "-y")),
+        # last: changes that go through (the game after them is not the one above)
+        Case("night", ("--day", "3", "--out", "月饼", "-y")), Case("drafts", ("--all",)), Case("status", ()),
     ]
 
 
 def _invoke(*args: str, input: str | None = None):
     """A command as the director types it, from an empty folder (no config.toml there)."""
-    runner = CliRunner()
-    with runner.isolated_filesystem():
-        return runner.invoke(main, list(args), prog_name="forumbot", input=input)
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as empty:
+        here = os.getcwd()
+        os.chdir(empty)
+        try:
+            return CliRunner().invoke(main, list(args), prog_name="forumbot", input=input)
+        finally:
+            os.chdir(here)
 
 
 def test_crawl__every_command_has_its_cases(played):
@@ -217,9 +244,13 @@ def _run(played: Played, case: Case) -> str:
 
 def test_crawl__every_command_speaks_chinese(played):
     bad = {}
+    dump = os.environ.get("FORUMBOT_CRAWL_DUMP")  # a file to write every output to, for reading
     for case in _cases(played):
         output = _run(played, case)
-        if found := sentences(output):
+        if dump:
+            with open(dump, "a", encoding="utf-8") as fh:
+                fh.write(f"$ forumbot {case.command} {' '.join(case.args)}\n{output}\n")
+        if found := sentences(output) + bare_codes(output):
             bad[" ".join(case.args) and f"{case.command} {' '.join(case.args)}" or case.command] = (found, output)
     assert not bad, "\n".join(f"forumbot {k}:\n{out}    → {found}" for k, (found, out) in bad.items())
 
@@ -268,3 +299,22 @@ def _required(command: click.Command) -> list[str]:
         else:
             args[:0] = [p.opts[0], value]
     return args
+
+
+def test_crawl__the_detectors_can_fail():
+    assert sentences("错误：no draft #99 in the outbox") == ["no draft in the outbox"]
+    assert sentences("第2日 tally {'包子': 3}, abstain 1, non-voters 1") == ["tally abstain non-voters"]
+    assert sentences("错误：config.toml: [game].sherif: 未知的键（可用的键：aliases、bot）") == []
+    assert sentences("待审批：#14 最终计票 —— forumbot show 14；FORUMBOT_PASSWORD=… forumbot run --config game.toml") == []
+    assert bare_codes("第3日公示草稿 #18（draft）") == ["draft"]
+    assert bare_codes("废票 late：投票截止后发帖") == ["late"]
+    assert bare_codes("对象 (None)") == ["None"]
+    assert bare_codes('{"reason": "late", "state": "draft"}') == []
+
+
+def test_crawl__a_vote_without_a_target_shows_what_was_written_never_none():
+    from forumbot.commands.tally import _target
+
+    assert _target({"target": None, "written": None}) == "（没有写投票对象）"
+    assert _target({"target": None, "written": "谁都不是"}) == "（写的是「谁都不是」）"
+    assert _target({"target": "饺子", "written": "饺"}) == "饺子"

@@ -117,7 +117,8 @@ def test_cmd_tally__minute_precise_page_gives_the_same_counts(tmp_path, x3_dir):
 def test_cmd_tally__table_by_default(tmp_path, x3_dir):
     result = run_tally(tmp_path, x3_dir)
     assert result.exit_code == 0, result.output
-    assert "饺子 2，月饼 2" in result.output and "late" in result.output
+    # issue 18: the reason in words (its code, late, only in --json)
+    assert "饺子 2，月饼 2" in result.output and "废票：投" in result.output and "late" not in result.output
 
 
 def test_cmd_tally__errors_are_one_line(tmp_path, x3_dir):
