@@ -583,7 +583,7 @@ class DiscuzClient:
             return sent
 
         sent = self._with_second_chances(attempt, f"给 {to!r} 发站内信")
-        log.info("已给 %s 发站内信（pmid %s，%s）", to, sent.pmid, sent.via)
+        log.info("已给 %s 发站内信（pmid %s，%s）", f"uid {to}" if isinstance(to, int) else to, sent.pmid, sent.via)
         return sent
 
     def read_conversation(self, uid: int, *, since_id: int | None = None,

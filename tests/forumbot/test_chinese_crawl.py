@@ -91,10 +91,33 @@ class Capture(logging.Handler):
         self.lines.append(record.getMessage())
 
 
+def _faults(sim):
+    """(game time, what to do) — the forum's trouble a director meets in a journal: server
+    errors (retries), a reply whose answer is lost (found by its marker), flood control,
+    an expired session, the site closed for maintenance, a truncated answer."""
+    from forumbot.simulator import Fault
+
+    def setting(name, value):
+        return lambda: setattr(sim.settings, name, value)
+
+    return [
+        (at(1, "09:55"), lambda: sim.faults.add(Fault.SERVER_ERROR, status=502, times=3)),
+        (at(1, "10:05"), lambda: sim.faults.add(Fault.SERVER_ERROR, match="action=reply", status=503)),
+        (at(1, "12:05"), lambda: sim.faults.add(Fault.DROP_AFTER_STORE, match="action=reply")),
+        (at(1, "13:00"), setting("floodctrl", 3600)),
+        (at(1, "14:00"), setting("floodctrl", 15)),
+        (at(1, "22:50"), setting("site_closed", "论坛维护中，预计 3 小时后恢复。")),
+        (at(2, "01:50"), setting("site_closed", None)),
+        (at(2, "09:35"), lambda: sim.faults.add(Fault.SESSION_EXPIRE, match="viewthread")),
+        (at(2, "13:55"), lambda: sim.faults.add(Fault.TRUNCATE, match="action=reply")),
+    ]
+
+
 @pytest.fixture(scope="module")
 def played(tmp_path_factory):
-    """The demo's game on the simulator (real HTTP) up to day 2 at 21:50 with every log
-    line of the agent captured: day 2's final count waits for the director."""
+    """The demo's game on the simulator (real HTTP) up to day 2 at 21:50, the forum in
+    trouble now and then, the director told by PM, with every log line of the agent
+    captured: day 2's final count waits for the director."""
     from forumbot.demo import play, setup_game
 
     tmp = tmp_path_factory.mktemp("crawl")
@@ -113,9 +136,16 @@ def played(tmp_path_factory):
     quiet.setLevel(logging.WARNING)  # as forumbot run and serve set it (setup_logging)
     try:
         (tmp / "game").mkdir()
-        game = setup_game(tmp / "game")
-        play(game, until=at(2, "21:00"))
+        game = setup_game(tmp / "game", notify={"enabled": True, "min_interval_seconds": 0})
+        pending = _faults(game.sim)
+
+        def trouble(report) -> None:
+            while pending and pending[0][0] <= game.clock.now():
+                pending.pop(0)[1]()
+
+        play(game, until=at(2, "21:00"), on_tick=trouble)
         play(game, until=at(2, "21:50"), approve=False)
+        assert not pending
     finally:
         root.removeHandler(capture)
         root.setLevel(level)
@@ -144,11 +174,17 @@ def played(tmp_path_factory):
 
 def test_crawl__the_game_had_something_to_say(played):
     assert played.published and played.waiting and len(played.log) > 50
+    said = "\n".join(played.log)
+    for trouble in ("重试", "灌水", "已在论坛上找到", "论坛拒绝", "站内信"):
+        assert trouble in said, trouble
 
 
 # ---------------------------------------------------------------- the log
 
 def test_crawl__the_agent_log_is_chinese(played):
+    if dump := os.environ.get("FORUMBOT_CRAWL_DUMP"):
+        with open(dump, "a", encoding="utf-8") as fh:
+            fh.write("\n".join(played.log) + "\n")
     bad = {line: found for line in played.log if (found := sentences(line))}
     assert not bad, "\n".join(f"{line}\n    → {found}" for line, found in bad.items())
 
@@ -318,3 +354,86 @@ def test_crawl__a_vote_without_a_target_shows_what_was_written_never_none():
     assert _target({"target": None, "written": None}) == "（没有写投票对象）"
     assert _target({"target": None, "written": "谁都不是"}) == "（写的是「谁都不是」）"
     assert _target({"target": "饺子", "written": "饺"}) == "饺子"
+
+
+@pytest.mark.parametrize("command", ["login", "check"])
+def test_crawl__a_failed_login_leaks_no_log_record_onto_the_terminal(tmp_path, command):
+    """issue 18: `forumbot login` / `check` with a wrong password printed the client's log
+    record (a WARNING) before the command's own 错误：… — a second, stray line. A one-shot
+    command says what happened itself; the log is for run and serve. A real process, so
+    that logging's last-resort handler is the one a terminal would see (pytest's own
+    capture would hide it)."""
+    import subprocess
+    import sys
+
+    from forumbot.demo import setup_game
+
+    os.environ["FORUMBOT_PASSWORD"] = PASSWORD
+    game = setup_game(tmp_path)
+    try:
+        config = game.rt.config.path
+        game.close()
+        env = {k: v for k, v in os.environ.items() if not k.startswith("FORUMBOT_") and k != CLOCK_ENV}
+        env["FORUMBOT_PASSWORD"] = "not-the-password"
+        done = subprocess.run([sys.executable, "-m", "forumbot", command, "--config", str(config)], env=env,
+                              capture_output=True, text=True, timeout=120, cwd=tmp_path, stdin=subprocess.DEVNULL)
+        assert done.returncode == 1, done.stdout + done.stderr
+        err = [line for line in done.stderr.splitlines() if line.strip()]
+        if command == "login":
+            assert len(err) == 1 and err[0].startswith("错误：登录失败"), done.stderr
+        else:
+            assert err == [], done.stderr  # check lists the failed login among its results
+            assert "机器人登录" in done.stdout
+        assert not sentences(done.stdout + done.stderr)
+    finally:
+        game.sim.stop()
+
+
+# ---------------------------------------------------------------- forumbot serve's log
+
+def test_crawl__the_service_log_is_chinese_and_names_the_game(tmp_path):
+    """``forumbot serve``'s journal, as the service writes it (its format and the filter
+    that puts ``[局名] `` before a game's lines): two games counting, one with a broken
+    config, one whose discussion thread is gone, a config changed while it runs."""
+    from forumbot.service.logs import FORMAT, GameName
+    from tests.forumbot.service_support import served, wait_for
+
+    s = served(tmp_path, 3, names=["甲局", "乙局", "丙局"])
+    (s.folder / "乙局.toml").write_text('[game]\nruleset = "s11"\n', encoding="utf-8")
+    gone = s.game("丙局").tids["talk1"]
+    with s.sim.data.lock:
+        del s.sim.data.threads[gone]
+    lines: list[str] = []
+
+    class Lines(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            lines.append(self.format(record))
+
+    handler = Lines(logging.INFO)
+    handler.setFormatter(logging.Formatter(FORMAT))
+    handler.addFilter(GameName())
+    root = logging.getLogger()
+    level, quiet = root.level, logging.getLogger("httpx").level
+    root.addHandler(handler)
+    root.setLevel(logging.INFO)
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+    s.start(desk=False)
+    try:
+        wait_for(lambda: s.game("甲局").bot_posts() and s.game("丙局").bot_posts(), timeout=90)
+        wait_for(lambda: (g := s.summary("丙局")) is not None and g.problems, timeout=60)
+        config = s.game("甲局").config
+        config.write_text(config.read_text(encoding="utf-8") + "\n", encoding="utf-8")  # a change: reload
+        wait_for(lambda: any("重新载入" in line for line in lines), timeout=30)
+    finally:
+        s.stop()
+        root.removeHandler(handler)
+        root.setLevel(level)
+        logging.getLogger("httpx").setLevel(quiet)
+    assert s.errors == []
+    messages = [line.split(" ", 4)[-1] for line in lines]  # after date, time, logger, level
+    bad = {line: found for line, message in zip(lines, messages) if (found := sentences(message))}
+    assert not bad, "\n".join(f"{line}\n    → {found}" for line, found in bad.items())
+    for name in ("甲局", "乙局", "丙局"):
+        assert any(f"[{name}] " in line for line in lines), (name, lines)
+    assert any("[乙局] " in line and "[game].ruleset" in line for line in lines), lines
+    assert any("[丙局] " in line and f"读帖子 {gone}：论坛拒绝" in line for line in lines), lines
