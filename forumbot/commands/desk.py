@@ -28,7 +28,11 @@ def desk(config_path: str, host: str, port: int) -> None:
     """
     from forumbot.desk import DeskSecurityError, serve
     from forumbot.desk.server import listen_error
+    from forumbot.runtime import open_runtime
 
+    # A config that cannot be read is said here, naming the file and the key — not by a
+    # desk whose every page would answer 「导演台出错了」.
+    open_runtime(config_path).close()
     try:
         serve(config_path, host=host, port=port,
               ready=lambda line: click.echo(f"{line}（Ctrl-C 停止）"))
