@@ -201,6 +201,11 @@ class Case:
 def _cases(played: Played) -> list[Case]:
     pub, wait = str(played.published), str(played.waiting)
     out = str(played.tmp / "day.json")
+    games = played.tmp / "games"  # a service's folder: one game that cannot start
+    games.mkdir(exist_ok=True)
+    (games / "第九局.toml").write_text('[game]\nruleset = "s11"\n', encoding="utf-8")
+    service = played.tmp / "service.toml"
+    service.write_text(f'[service]\ngames = "{games}"\ndesk_prot = 1\n', encoding="utf-8")
     day2 = str(played.tmp / "day2.json")
     return [
         Case("accelerate", ("--day", "9", "-y")), Case("accelerate", ("--day", "1", "-y")),
@@ -236,6 +241,9 @@ def _cases(played: Played) -> list[Case]:
         Case("run", ("--once", "--config", str(played.tmp / "nope.toml")), config=False),
         Case("scapegoat", ("烧卖", "-y")),
         Case("serve", ("--games", str(played.tmp / "nope")), config=False),
+        Case("serve", ("--service", str(service)), config=False),
+        Case("status", ("--all", "--games", str(games)), config=False),
+        Case("status", ("--game", "第五局"), config=False),
         Case("sheriff", ("路人", "-y")), Case("sheriff", ("汤圆", "-y")),
         Case("show", ("99",)), Case("show", (wait,)),
         Case("simulate", ("--script", str(played.config)), config=False),
