@@ -464,3 +464,23 @@ def test_crawl__the_service_log_is_chinese_and_names_the_game(tmp_path):
         assert any(f"[{name}] " in line for line in lines), (name, lines)
     assert any("[乙局] " in line and "[game].ruleset" in line for line in lines), lines
     assert any("[丙局] " in line and f"读帖子 {gone}：论坛拒绝" in line for line in lines), lines
+
+
+# Commands that, given nothing, do their work (serve a forum until Ctrl-C): not run bare.
+_RUNS_BARE = {("simulate",)}
+
+
+def test_crawl__every_command_given_nothing(played):
+    """Each command with no arguments at all, from a folder with no config.toml: a usage
+    error or a refusal, in Chinese, never a traceback."""
+    bad = {}
+    for name in COMMANDS:
+        if name in _RUNS_BARE:
+            continue
+        result = _invoke(*name, input="n\n")
+        assert not isinstance(result.exception, Exception) or isinstance(result.exception, SystemExit), \
+            (name, result.exception)
+        assert result.exit_code != 0 and "错误：" in result.output, (name, result.output)
+        if found := sentences(result.output) + bare_codes(result.output):
+            bad[" ".join(name)] = (found, result.output)
+    assert not bad, "\n".join(f"forumbot {k}:\n{out}    → {found}" for k, (found, out) in bad.items())
