@@ -403,7 +403,7 @@ def test_crawl__a_failed_login_leaks_no_log_record_onto_the_terminal(tmp_path, c
         env = {k: v for k, v in os.environ.items() if not k.startswith("FORUMBOT_") and k != CLOCK_ENV}
         env["FORUMBOT_PASSWORD"] = "not-the-password"
         done = subprocess.run([sys.executable, "-m", "forumbot", command, "--config", str(config)], env=env,
-                              capture_output=True, text=True, timeout=120, cwd=tmp_path, stdin=subprocess.DEVNULL)
+                              capture_output=True, text=True, timeout=600, cwd=tmp_path, stdin=subprocess.DEVNULL)
         assert done.returncode == 1, done.stdout + done.stderr
         err = [line for line in done.stderr.splitlines() if line.strip()]
         if command == "login":
