@@ -90,8 +90,8 @@ class RuleSet:
         unknown = sorted(set(overrides) - set(known))
         if unknown:
             raise RuleSetError(
-                f"unknown rule-set field(s) {', '.join(unknown)} "
-                f"(known: {', '.join(sorted(k for k in known if k not in ('name', 'title')))})"
+                f"规则集没有这个字段：{'、'.join(unknown)}"
+                f"（可用：{'、'.join(sorted(k for k in known if k not in ('name', 'title')))}）"
             )
         coerced = {key: _coerce(key, value, known[key].type) for key, value in overrides.items()}
         return replace(self, **coerced)
@@ -110,7 +110,8 @@ _ENUMS: dict[str, type[StrEnum]] = {
 THREAD_ROLES = ("discussion", "vote", "progress")
 PROPOSAL_KINDS = ("lurking_day", "lurking_span", "no_vote", "zombie", "font", "evidence")
 # Which list-valued field takes which values.
-_CHOICES = {"lurk_threads": ("thread roles", THREAD_ROLES), "card_proposals": ("proposal kinds", PROPOSAL_KINDS)}
+_CHOICES = {"lurk_threads": ("帖子角色（如 [\"discussion\"]）", THREAD_ROLES),
+            "card_proposals": ("判罚提议种类（如 [\"zombie\"]）", PROPOSAL_KINDS)}
 
 
 def _coerce(key: str, value: Any, annotation: Any) -> Any:
@@ -120,26 +121,26 @@ def _coerce(key: str, value: Any, annotation: Any) -> Any:
         try:
             return enum(value)
         except ValueError:
-            choices = ", ".join(m.value for m in enum)
-            raise RuleSetError(f"{key}: {value!r} is not one of {choices}") from None
+            choices = "、".join(m.value for m in enum)
+            raise RuleSetError(f"{key}: {value!r} 不是可用的值（可用：{choices}）") from None
     if kind.startswith("tuple"):
-        what, choices = _CHOICES.get(key, ("thread roles", THREAD_ROLES))
+        what, choices = _CHOICES.get(key, _CHOICES["lurk_threads"])
         if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
-            raise RuleSetError(f"{key}: expected a list of {what}, got {value!r}")
+            raise RuleSetError(f"{key}: 应为{what}的列表，实际是 {value!r}")
         bad = [v for v in value if v not in choices]
         if bad:
-            raise RuleSetError(f"{key}: {bad[0]!r} is not one of {', '.join(choices)}")
+            raise RuleSetError(f"{key}: {bad[0]!r} 不是可用的值（可用：{'、'.join(choices)}）")
         return tuple(value)
     if kind == "bool":
         if not isinstance(value, bool):
-            raise RuleSetError(f"{key}: expected true or false, got {value!r}")
+            raise RuleSetError(f"{key}: 应为 true 或 false，实际是 {value!r}")
         return value
     if kind == "int":
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise RuleSetError(f"{key}: expected a whole number ≥ 0, got {value!r}")
+            raise RuleSetError(f"{key}: 应为 ≥ 0 的整数，实际是 {value!r}")
         return value
     if not isinstance(value, str):
-        raise RuleSetError(f"{key}: expected text, got {value!r}")
+        raise RuleSetError(f"{key}: 应为文本，实际是 {value!r}")
     return value
 
 
@@ -186,5 +187,5 @@ def preset(name: str) -> RuleSet:
         return PRESETS[name]
     except KeyError:
         raise RuleSetError(
-            f"unknown rule set {name!r} (choose {', '.join(PRESETS)})"
+            f"未知的规则集 {name!r}（可选：{'、'.join(PRESETS)}）"
         ) from None

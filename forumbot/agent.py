@@ -38,6 +38,7 @@ from forumbot.outbox import (Draft, DraftKind, DraftState, Outbox, PublishHow, P
 from forumbot.runtime import Runtime
 from forumbot.store.integrity import damage, damaged_text, identity, identity_change
 from forumbot.store.records import ThreadCursor
+from forumbot.wording import draft_state_zh, forum_error_zh
 from parsers.models import ContentNotice, Post, TimePrecision
 
 log = logging.getLogger("forumbot.agent")
@@ -188,7 +189,7 @@ class Agent:
             self.client.ensure_logged_in()
             self.choose_source()
         except ForumError as exc:
-            log.warning("start: %s", exc)
+            log.warning("启动：%s", exc)
 
     def choose_source(self) -> str:
         """Thread pages or the mobile API, decided once per game and kept in the store:
@@ -206,7 +207,7 @@ class Agent:
             else:
                 source = self._probe_source()
             store.set_meta("read_source", source)
-            log.info("reading threads through %s", "the mobile API" if source == "api" else "thread pages")
+            log.info("读帖方式：%s", "论坛的手机版接口" if source == "api" else "帖子页面")
         self.client.use_api = source == "api"
         return source
 
@@ -280,7 +281,7 @@ class Agent:
             if problem is None:
                 raise
             self.health.fail(STATE, problem.message, problem.detail, now=now)
-            report.errors.append(f"state not saved: {problem.detail}")
+            report.errors.append(f"保存状态：出错：{problem.message}（{problem.detail}）")
             report.unsaved = True
         else:
             self.health.ok(STATE, now=now)
@@ -313,13 +314,13 @@ class Agent:
             try:
                 self.choose_source()
             except ForumError as exc:
-                self._note(report, "choosing how to read threads", exc)
+                self._note(report, "选择读帖方式", exc)
         if not self._recovered:
             self._recover(now, report)
         try:
             self.poll(now, report)
         except ForumError as exc:
-            self._note(report, "poll", exc)
+            self._note(report, "读帖", exc)
         self.check_identity(now)
         # The first read tells a "discuz = auto" forum's generation: learnt before anything
         # is drafted, so the first pass's posts link in its scheme already.
@@ -340,12 +341,12 @@ class Agent:
             try:
                 self.process_day(day, now, report)
             except ForumError as exc:
-                self._note(report, f"day {day.number}", exc)
+                self._note(report, f"第{day.number}日", exc)
             except Exception as exc:  # noqa: BLE001 - an unattended agent logs and goes on
                 if storage_problem(exc, self.rt.store.path) is not None:
                     raise  # the whole pass stops: see tick
-                log.exception("day %d: unexpected error", day.number)
-                report.errors.append(f"day {day.number}: {type(exc).__name__}: {exc}")
+                log.exception("第%d日：意外的错误", day.number)
+                report.errors.append(f"第{day.number}日：意外的错误：{type(exc).__name__}: {exc}")
 
     # ------------------------------------------------------------------ whose posts
 
@@ -413,10 +414,10 @@ class Agent:
             return False
         self._operator_login = stamp
         if self.client.adopt_saved_session():
-            log.info("the operator logged the bot in (forumbot login at %s): using that session", stamp)
+            log.info("运维人员已让机器人登录（forumbot login，%s）：改用那次的登录", stamp)
             return True
-        log.warning("forumbot login ran at %s, but no saved session with a login was found "
-                    "(is [bot].cookie_file set?); logging in is allowed again", stamp)
+        log.warning("forumbot login 在 %s 运行过，但没有找到保存的登录"
+                    "（设置了 [bot].cookie_file 吗？）；允许机器人再次自己登录", stamp)
         return False
 
     def _recover(self, now: datetime, report: TickReport) -> None:
@@ -426,14 +427,16 @@ class Agent:
             report.published += self.rt.outbox.recover(self.publisher, now)
             self._recovered = True
         except ForumError as exc:
-            self._note(report, "recover", exc)
+            self._note(report, "恢复未发完的帖子", exc)
 
     def _note(self, report: TickReport, what: str, exc: Exception) -> None:
         self.watch.saw(exc)
-        kind = "unavailable" if isinstance(exc, ForumUnavailable) else (
-            "refused" if isinstance(exc, ForumRefused) else "error")
+        # 「读帖子 12：论坛拒绝：抱歉，指定的主题不存在…」: what was being done, what kind of
+        # trouble, the words; the service's game list reads the first two (service.game).
+        kind = "论坛无法访问" if isinstance(exc, ForumUnavailable) else (
+            "论坛拒绝" if isinstance(exc, ForumRefused) else "出错")
         report.unreachable = report.unreachable or isinstance(exc, ForumUnavailable)
-        message = f"{what}: forum {kind}: {exc}"
+        message = f"{what}：{kind}：{exc}"
         log.warning(message)
         report.errors.append(message)
 
@@ -453,12 +456,12 @@ class Agent:
             try:
                 self.poll_thread(tid, now, report)
             except ThreadNotFound as exc:  # a thread gone (or a wrong tid): an alarm, the others are read
-                self._note(report, f"thread {tid}", exc)
+                self._note(report, f"读帖子 {tid}", exc)
                 roles = [(d.number, role) for d in self.rt.config.days for t, role in d.threads().items() if t == tid]
                 self.watch.thread_missing(tid, roles, exc)
                 report.missing_threads.append(tid)
             except ForumUnavailable as exc:
-                self._note(report, f"thread {tid}", exc)
+                self._note(report, f"读帖子 {tid}", exc)
             else:
                 self.watch.thread_read(tid)
 
@@ -494,7 +497,7 @@ class Agent:
         report.new_posts += len(result.new)
         report.edited_posts += len(result.edited)
         if result.new or result.edited:
-            log.info("thread %d: %d new post(s), %d edited", tid, len(result.new), len(result.edited))
+            log.info("帖子 %d：新帖 %d 篇，编辑 %d 篇", tid, len(result.new), len(result.edited))
 
     def backfill(self, tid: int) -> tuple[list[Post], ClientCursor]:
         """A whole thread, page by page (first start, or a rescan at the deadline), with
@@ -561,15 +564,16 @@ class Agent:
                 try:
                     self.poll_thread(tid, now, report, rescan=True)
                 except ForumUnavailable as exc:
-                    self._note(report, f"rescan thread {tid}", exc)
+                    self._note(report, f"截止后重读帖子 {tid}", exc)
                     return
             rt.store.set_meta(f"rescanned:day{day.number}", now.isoformat())
         counted = count_day(rt.config, rt.store, day.number)
         state, ballots, result, tally = counted.state, counted.ballots, counted.result, counted.data
         changed = rt.store.save_tally(day.number, tally, at=now)
         if changed:
-            log.info("day %d: tally %s, abstain %s, non-voters %d", day.number,
-                     tally["counts"] or "{}", tally["abstain"], len(tally["non_voters"]))
+            log.info("第%d日计票：%s；弃权 %s，未投票 %d 人", day.number,
+                     "，".join(f"{k} {v}票" for k, v in tally["counts"].items()) or "无有效票",
+                     tally["abstain"], len(tally["non_voters"]))
         if day.vote_thread is None:
             return
         if rt.store.game_blocked() is not None:
@@ -620,7 +624,7 @@ class Agent:
                                         edit_pid=self._count_post(tid, day.number))
             self.rt.store.set_meta(key, digest)
         report.drafts.append(draft)
-        log.info("drafted running count #%d for day %d", draft.id, day.number)
+        log.info("已起草第%d日计票 #%d", day.number, draft.id)
         return draft
 
     def draft_final_count(self, state: GameState, day: DayWindow, tally: dict, now: datetime,
@@ -645,7 +649,7 @@ class Agent:
             return
         draft = draft_final(self.rt, state, day, tally, now)
         report.drafts.append(draft)
-        log.info("drafted final count #%d for day %d (%s)", draft.id, day.number, draft.state.value)
+        log.info("已起草第%d日最终计票 #%d（%s）", day.number, draft.id, draft_state_zh(draft.state))
 
     def apply_result(self, day: DayWindow, tally: dict, now: datetime) -> None:
         """Once the director has approved the final count, its result becomes game state
@@ -656,7 +660,7 @@ class Agent:
         from forumbot.gamelog import settle_result
 
         for line in settle_result(self.rt, day.number, now):
-            log.info("day %d: %s", day.number, line)
+            log.info("%s", line if line.startswith(f"第{day.number}日") else f"第{day.number}日：{line}")
 
     def settle_results(self, now: datetime) -> None:
         """At the end of every pass: a final count approved after the days were processed
@@ -738,7 +742,7 @@ class Agent:
         recent = [d for d in outbox.drafts() if d.kind is DraftKind.COUNT_REPLY and d.tid == post.tid
                   and d.created_at > now - interval and d.state is not DraftState.REJECTED]
         if recent:
-            why = f"a count was answered less than {a.count_request_interval_minutes:g} min ago"
+            why = f"距上一次回复计票请求不到 {a.count_request_interval_minutes:g} 分钟"
             with self.rt.store.write():
                 self.rt.store.audit("bot", "count_request_skipped",
                                     {"pid": post.pid, "player": post.author, "why": why}, at=now)
@@ -749,7 +753,7 @@ class Agent:
         draft = outbox.create_draft(DraftKind.COUNT_REPLY, post.tid, body, now=now, day=day.number,
                                     quote_pid=post.pid, dedupe_key=f"count_reply:{post.pid}")
         report.drafts.append(draft)
-        log.info("drafted count reply #%d to %s (pid %d)", draft.id, post.author, post.pid)
+        log.info("已起草给 %s 的计票回复 #%d（pid %d）", post.author, draft.id, post.pid)
 
     # ------------------------------------------------------------------ publishing
 
@@ -820,10 +824,10 @@ class Agent:
             try:
                 pid = self._released_pid(draft)
             except ForumUnavailable as exc:
-                self._note(report, f"moderation check of #{draft.id}", exc)
+                self._note(report, f"查看 #{draft.id} 是否已审核", exc)
                 return
             except ForumError as exc:
-                self._note(report, f"moderation check of #{draft.id}", exc)
+                self._note(report, f"查看 #{draft.id} 是否已审核", exc)
                 continue
             if pid is None:
                 self.rt.store.raise_alarm(
@@ -834,7 +838,7 @@ class Agent:
                 continue
             outbox.released(draft.id, pid, now=now)
             self.rt.store.clear_alarm(f"moderation:{draft.id}", at=now, detail={"pid": pid})
-            log.info("outbox #%d: released by a moderator, published as pid %d", draft.id, pid)
+            log.info("#%d 已由版主审核通过，已发布（pid %d）", draft.id, pid)
             report.published.append(PublishOutcome(draft.id, PublishHow.RELEASED, DraftState.PUBLISHED, pid=pid))
 
     def _released_pid(self, draft: Draft) -> int | None:
@@ -896,21 +900,26 @@ class Agent:
         try:
             outcomes = self.rt.outbox.publish_pending(self.publisher, now, render=self.render_at_publish)
         except ForumError as exc:
-            self._note(report, "publish", exc)
+            self._note(report, "发帖", exc)
             return []
         self.watch.published(outcomes)
         waiting = [o for o in outcomes if o.how is PublishHow.WAITING]
         outcomes = [o for o in outcomes if o.how is not PublishHow.WAITING]
         for outcome in waiting:
-            log.debug("outbox #%d: waits (%s)", outcome.draft_id, outcome.error)
+            log.debug("#%d 等待：%s", outcome.draft_id, outcome.error)
         for outcome in outcomes:
-            log.info("outbox #%d: %s%s%s", outcome.draft_id, outcome.how.value,
-                     f" as pid {outcome.pid}" if outcome.pid else
-                     (f" ({outcome.error})" if outcome.error else ""),
-                     " (held for moderation: invisible until a moderator releases it)"
-                     if outcome.moderated else "")
+            log.info("#%d %s%s%s", outcome.draft_id, _HOW_ZH.get(outcome.how.value, outcome.how.value),
+                     f"（pid {outcome.pid}）" if outcome.pid else
+                     (f"：{forum_error_zh(outcome.error)}" if outcome.error else ""),
+                     "，等待论坛审核（版主放行之前别人看不到）" if outcome.moderated else "")
         report.published += outcomes
         return outcomes
+
+
+# How a send went, for the log line of each draft sent (PublishHow's values).
+_HOW_ZH = {"sent": "已发出", "found": "已在论坛上找到（上次已发出，不再重发）", "failed": "发送失败",
+           "deferred": "稍后再发", "unresolved": "不确定是否已发出（再发之前会先在论坛上查找）",
+           "superseded": "不再发出", "released": "已由版主审核通过"}
 
 
 __all__ = ["Agent", "ClientPublisher", "OPERATOR_LOGIN", "TickReport"]

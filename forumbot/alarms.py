@@ -343,7 +343,7 @@ class AlarmWatch:
             raise_login(self.store, blocked, now, username=self.username, config=self.config,
                         generation=self.generation)
         elif logged_in and clear_login(self.store, now) is not None:
-            log.info("alarm cleared: the bot is logged in")
+            log.info("警报解除：机器人已登录")
 
     def _posting(self, now: datetime) -> None:
         from forumbot.outbox import DraftState, PublishHow
@@ -367,7 +367,7 @@ class AlarmWatch:
                     self.store.raise_alarm(kind.value, key, text, at=now,
                                            detail={"draft": draft.id, "tid": draft.tid,
                                                    "forum": outcome.refusal.message})
-                    log.warning("alarm %s: %s", key, outcome.refusal.message)
+                    log.warning("警报 %s：%s", key, outcome.refusal.message)
         if not sent_tids:
             return
         for kind in _POSTING_KINDS:
@@ -401,7 +401,7 @@ class AlarmWatch:
                 self.store.set_meta("forum_down_since", began.isoformat())
             if now - since >= self.outage_after:
                 if self.store.alarm(key) is None:
-                    log.warning("alarm: the forum has been unreachable since %s", since.isoformat())
+                    log.warning("警报：论坛自 %s 起无法访问", since.isoformat())
                 self.store.raise_alarm(key, key, outage_text(since, _cause(down[-1])), at=now,
                                        detail={"down_since": since.isoformat()})
             return
@@ -411,7 +411,7 @@ class AlarmWatch:
             self.store.set_meta("forum_down_since", "")
         cleared = self.store.clear_alarm(key, at=now, detail={"back_at": now.isoformat()})
         if cleared is not None:
-            log.info("alarm cleared: %s", recovery_text(cleared))
+            log.info("警报解除：%s", recovery_text(cleared))
 
     def _threads(self, now: datetime) -> None:
         for tid, (roles, refusal) in self.missing.items():

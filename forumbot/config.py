@@ -1,7 +1,8 @@
 """The game config (TOML) → engine objects. File reading lives here, not in ``engine``.
 
-Every problem becomes a ``ConfigError`` whose message names the file and the key, e.g.
-``config.toml: [game].ruleset: unknown rule set 's11' (choose s09, s10, simple14, dual)``.
+Every problem becomes a ``ConfigError`` whose message names the file and the key (as
+written in the TOML) and says in Chinese what is wrong, e.g.
+``config.toml: [game].ruleset: 未知的规则集 's11'（可选：s09、s10、simple14、dual）``.
 Unknown keys inside ``[forum]``, ``[game]``, ``[[days]]`` and ``[[events]]`` are errors
 (a typo must not pass silently), and so is an unknown top-level table: the tables other
 parts of forumbot read (``[bot]``, ``[agent]``, ``[policies]``…) are registered in
@@ -24,6 +25,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from engine.events import EventKind, GameEvent, OutWhy
 from engine.rules import RuleSet, RuleSetError, preset
 from engine.state import DayWindow, GameState, StateError
+from forumbot.wording import os_error_zh
 from parsers.text import normalise_name
 
 DEFAULT_TIMEZONE = "Asia/Shanghai"
@@ -88,9 +90,9 @@ def load_config(path: str | Path) -> GameConfig:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
-        raise ConfigError(f"{path}: cannot read: {exc.strerror or exc}") from None
+        raise ConfigError(f"{path}: 无法读取：{os_error_zh(exc)}") from None
     except UnicodeDecodeError:
-        raise ConfigError(f"{path}: not UTF-8 text") from None
+        raise ConfigError(f"{path}: 不是 UTF-8 编码的文本（请用 UTF-8 保存）") from None
     return parse_config(text, path)
 
 
@@ -99,7 +101,7 @@ def parse_config(text: str, path: str | Path = "config.toml") -> GameConfig:
     try:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+        raise ConfigError(f"{path}: {toml_error_zh(exc)}") from None
     return _Reader(path).read(doc)
 
 
@@ -115,7 +117,7 @@ class _Reader:
     def read(self, doc: dict[str, Any]) -> GameConfig:
         unknown = sorted(set(doc) - TOP_LEVEL_TABLES)
         if unknown:
-            raise self.fail(f"[{unknown[0]}]", f"unknown table (known tables: {', '.join(sorted(TOP_LEVEL_TABLES))})")
+            raise self.fail(f"[{unknown[0]}]", f"未知的表（可用的表：{'、'.join(sorted(TOP_LEVEL_TABLES))}）")
         forum = self.forum(self.table(doc, "forum", required=False))
         game = self.table(doc, "game", required=True)
         self.known(game, GAME_KEYS, "[game]")
@@ -130,7 +132,7 @@ class _Reader:
         state = self.people(game, state, forum.tz)
         days_raw = doc.get("days", [])
         if not isinstance(days_raw, list) or not all(isinstance(d, dict) for d in days_raw):
-            raise self.fail("[[days]]", "expected an array of tables ([[days]])")
+            raise self.fail("[[days]]", "应为表数组（每一日一个 [[days]]）")
         if not days_raw:
             raise self.fail("[[days]]", "没有配置任何一日：每一日写一个 [[days]]（number、vote_thread、start、"
                                         "deadline），例子见项目的 config.toml")
@@ -139,7 +141,7 @@ class _Reader:
         for index, raw in enumerate(days_raw, start=1):
             window = self.day(raw, index, forum.tz)
             if window.number in numbers:
-                raise self.fail(f"[[days]] #{index}.number", f"day {window.number} is configured twice")
+                raise self.fail(f"[[days]] #{index}.number", f"第{window.number}日配置了两次")
             numbers.add(window.number)
             where[window.number] = f"[[days]] #{index} (day {window.number})"
             state = state.add_day(window)
@@ -151,10 +153,10 @@ class _Reader:
         value = doc.get(name)
         if value is None:
             if required:
-                raise self.fail(f"[{name}]", "missing table")
+                raise self.fail(f"[{name}]", "缺少这个表")
             return {}
         if not isinstance(value, dict):
-            raise self.fail(f"[{name}]", "expected a table")
+            raise self.fail(f"[{name}]", "应为一个表（[表名] 下面写键）")
         return value
 
     def known(self, table: dict[str, Any], keys: set[str], where: str) -> None:
@@ -162,26 +164,26 @@ class _Reader:
         if unknown:
             raise self.fail(
                 f"{where}.{unknown[0]}",
-                f"unknown key (known keys: {', '.join(sorted(keys))})",
+                f"未知的键（可用的键：{'、'.join(sorted(keys))}）",
             )
 
     def forum(self, table: dict[str, Any]) -> ForumSettings:
         self.known(table, FORUM_KEYS, "[forum]")
         base_url = self.text(table, "base_url", "[forum].base_url", required=False)
         if base_url is not None and (problem := base_url_problem(base_url)) is not None:
-            shown = repr(base_url) if "@" not in base_url else "(not shown: it holds a password)"
-            raise self.fail("[forum].base_url", f"{problem}: {shown} (e.g. http://bbs.example.com/ "
-                                                "or http://example.com/bbs/)")
+            shown = repr(base_url) if "@" not in base_url else "（不显示：其中含有密码）"
+            raise self.fail("[forum].base_url", f"{problem}：{shown}（例：http://bbs.example.com/ "
+                                                "或 http://example.com/bbs/）")
         name = self.text(table, "timezone", "[forum].timezone", required=False) or DEFAULT_TIMEZONE
         try:
             tz = ZoneInfo(name)
         except (ZoneInfoNotFoundError, ValueError):
-            raise self.fail("[forum].timezone", f"unknown time zone {name!r} (e.g. Asia/Shanghai)") from None
+            raise self.fail("[forum].timezone", f"未知的时区 {name!r}（例：Asia/Shanghai）") from None
         discuz = table.get("discuz", "auto")
         if discuz == 7.2:  # written unquoted: TOML reads a number
             discuz = "7.2"
         if not isinstance(discuz, str) or discuz.strip().lower() not in DISCUZ_GENERATIONS:
-            raise self.fail("[forum].discuz", f'expected "auto", "x3" or "7.2", got {discuz!r}')
+            raise self.fail("[forum].discuz", f'应为 "auto"、"x3" 或 "7.2"，实际是 {discuz!r}')
         return ForumSettings(base_url, name, tz, discuz.strip().lower())
 
     def rules(self, game: dict[str, Any]) -> RuleSet:
@@ -193,32 +195,33 @@ class _Reader:
         overrides = self.table(game, "rules", required=False)
         if "change_window_minutes" in game:
             if "change_window_minutes" in overrides:
-                raise self.fail("[game].change_window_minutes", "also set in [game.rules]: set it once")
+                raise self.fail("[game].change_window_minutes", "[game.rules] 里也设置了它：只能设置一处")
             overrides = {**overrides, "change_window_minutes": game["change_window_minutes"]}
         for key, value in overrides.items():
             where = "[game].change_window_minutes" if key == "change_window_minutes" and key in game else f"[game.rules].{key}"
             try:
                 rules = rules.with_overrides(**{key: value})
             except RuleSetError as exc:
-                raise self.fail(where, str(exc)) from None
+                # The rule set names the field; the key is named once, as written.
+                raise self.fail(where, str(exc).removeprefix(f"{key}: ")) from None
         return rules
 
     def players(self, game: dict[str, Any]) -> tuple[str, ...]:
         players = self.names(game, "players", "[game].players", required=True)
         if not players:
-            raise self.fail("[game].players", "no players listed")
+            raise self.fail("[game].players", "没有列出任何玩家")
         seen: dict[str, str] = {}
         for name in players:
             key = normalise_name(name)
             if name in seen.values():
-                raise self.fail("[game].players", f"{name!r} is listed twice")
+                raise self.fail("[game].players", f"{name!r} 列出了两次")
             if key in seen:
                 # Votes match names after NFKC and case folding: Alice, ALICE and Ａｌｉｃｅ
                 # would be one name to the tally and two players to the game.
-                raise self.fail("[game].players", f"{seen[key]!r} and {name!r} are the same name once "
-                                                  "case and full-width letters are folded (rename one)")
+                raise self.fail("[game].players", f"{seen[key]!r} 和 {name!r} 不分大小写、全角半角后是同一个"
+                                                  "名字（请改掉其中一个）")
             if not key:
-                raise self.fail("[game].players", f"{name!r} has no letters left once spaces and marks are removed")
+                raise self.fail("[game].players", f"{name!r} 去掉空格和符号后没有剩下任何文字")
             seen[key] = name
         return tuple(players)
 
@@ -227,7 +230,7 @@ class _Reader:
 
         def need(name: str, key: str) -> str:
             if name not in players:
-                raise self.fail(key, f"{name!r} is not in [game].players")
+                raise self.fail(key, f"{name!r} 不在 [game].players 里")
             return name
 
         sheriff = self.text(game, "sheriff", "[game].sheriff", required=False)
@@ -247,9 +250,9 @@ class _Reader:
                 at = self.when(entry, "at", f"{key}.at", tz, required=False)
                 why = self.text(entry, "why", f"{key}.why", required=False) or ""
             else:
-                raise self.fail(key, "expected a player name or {player = …, at = …, why = …}")
+                raise self.fail(key, "应为玩家名，或 {player = …, at = …, why = …}")
             if player in outs:
-                raise self.fail("[game].out", "a player is listed twice")
+                raise self.fail("[game].out", "有玩家列出了两次")
             outs.add(player)
             try:
                 state = state.put_out(player, at, why)
@@ -259,7 +262,7 @@ class _Reader:
             state = state.reveal_idiot(need(name, "[game].idiot_revealed"))
         for alias, player in self.table(game, "aliases", required=False).items():
             if not isinstance(player, str):
-                raise self.fail(f"[game.aliases].{alias}", "expected a player name")
+                raise self.fail(f"[game.aliases].{alias}", "应为玩家名")
             try:
                 state = state.alias(alias, need(player, f"[game.aliases].{alias}"))
             except StateError as exc:
@@ -267,7 +270,7 @@ class _Reader:
         for account, seat in self.table(game, "substitutes", required=False).items():
             key = f"[game.substitutes].{account}"
             if not isinstance(seat, str):
-                raise self.fail(key, "expected the seat (a player name) this account takes over")
+                raise self.fail(key, "应为这个账号接替的座位（玩家名）")
             try:
                 state = state.substitute(need(seat, key), account)
             except StateError as exc:
@@ -279,8 +282,8 @@ class _Reader:
         at its moment (a second out for one player is an error naming the entry)."""
         raw = doc.get("events", [])
         if not isinstance(raw, list) or not all(isinstance(e, dict) for e in raw):
-            raise self.fail("[[events]]", "expected an array of tables ([[events]])")
-        kinds = ", ".join(k.value for k in EventKind)
+            raise self.fail("[[events]]", "应为表数组（每个事件一个 [[events]]）")
+        kinds = "、".join(k.value for k in EventKind)
         for index, entry in enumerate(raw, start=1):
             where = f"[[events]] #{index}"
             self.known(entry, EVENT_KEYS, where)
@@ -288,40 +291,40 @@ class _Reader:
             try:
                 kind = EventKind(name)
             except ValueError:
-                raise self.fail(f"{where}.kind", f"unknown event kind {name!r} (kinds: {kinds})") from None
+                raise self.fail(f"{where}.kind", f"未知的事件类型 {name!r}（可用：{kinds}）") from None
             why = None
             if kind in (EventKind.OUT, EventKind.IDENTITY_LOST):
                 text = self.text(entry, "why", f"{where}.why", required=False) or "other"
                 try:
                     why = OutWhy(text)
                 except ValueError:
-                    raise self.fail(f"{where}.why", f"{text!r} is not one of "
-                                                     f"{', '.join(w.value for w in OutWhy)}") from None
+                    raise self.fail(f"{where}.why", f"{text!r} 不是可用的值（可用："
+                                                     f"{'、'.join(w.value for w in OutWhy)}）") from None
             elif "why" in entry:
-                raise self.fail(f"{where}.why", f"only out and identity_lost events have a why")
+                raise self.fail(f"{where}.why", "只有 out 和 identity_lost 事件有 why")
             day = self.integer(entry, "day", f"{where}.day", required=False, minimum=1)
             if day is not None:
                 try:
                     state.day(day)
                 except StateError:
-                    raise self.fail(f"{where}.day", f"day {day} is not configured in [[days]]") from None
+                    raise self.fail(f"{where}.day", f"[[days]] 里没有配置第{day}日") from None
             needs_player = kind not in (EventKind.ACCELERATED, EventKind.VOTERS, EventKind.SHERIFF,
                                         EventKind.SCAPEGOAT)
             player = self.text(entry, "player", f"{where}.player", required=needs_player)
             if player is not None and player not in state.players:
-                raise self.fail(f"{where}.player", f"{player!r} is not in [game].players")
+                raise self.fail(f"{where}.player", f"{player!r} 不在 [game].players 里")
             players = tuple(self.names(entry, "players", f"{where}.players", required=kind is EventKind.VOTERS))
             for name in players:
                 if name not in state.players:
-                    raise self.fail(f"{where}.players", f"{name!r} is not in [game].players")
+                    raise self.fail(f"{where}.players", f"{name!r} 不在 [game].players 里")
             if kind in (EventKind.ACCELERATED, EventKind.VOTERS) and day is None:
-                raise self.fail(f"{where}.day", f"missing: which day the {kind.value} event is about")
+                raise self.fail(f"{where}.day", f"缺少：{kind.value} 事件是关于第几日的")
             at = self.when(entry, "at", f"{where}.at", tz, required=False)
             if at is None:
                 at = default_event_time(state, kind, why, day)
                 if at is None:
-                    raise self.fail(f"{where}.at", "missing: when it took effect (or give day for a "
-                                                   "night out, a vote-out, 若愚 or a sheriff at a day's end)")
+                    raise self.fail(f"{where}.at", "缺少：何时生效（夜晚出局、投票出局、若愚和某日结束时"
+                                                   "选出的警长也可以只给 day）")
             note = self.text(entry, "note", f"{where}.note", required=False) or ""
             event = GameEvent(kind, at, player, why, day, players, note, seq=(0, index))
             try:
@@ -345,15 +348,15 @@ class _Reader:
         where = f"[[days]] #{index}"
         self.known(raw, DAY_KEYS, where)
         number = self.integer(raw, "number", f"{where}.number", required=True, minimum=1)
-        where = f"[[days]] #{index} (day {number})"
+        where = f"[[days]] #{index}（第{number}日）"
         start = self.when(raw, "start", f"{where}.start", tz, required=True)
         deadline = self.when(raw, "deadline", f"{where}.deadline", tz, required=True)
         assert start is not None and deadline is not None
         if deadline <= start:
-            raise self.fail(f"{where}.deadline", "must be after start")
+            raise self.fail(f"{where}.deadline", "必须晚于 start")
         accelerated = raw.get("accelerated", False)
         if not isinstance(accelerated, bool):
-            raise self.fail(f"{where}.accelerated", "expected true or false")
+            raise self.fail(f"{where}.accelerated", "应为 true 或 false")
         return DayWindow(
             number=number,
             start=start,
@@ -371,52 +374,52 @@ class _Reader:
         value = table.get(name)
         if value is None:
             if required:
-                raise self.fail(key, "missing")
+                raise self.fail(key, "缺少")
             return None
         if not isinstance(value, str) or not value.strip():
-            raise self.fail(key, f"expected non-empty text, got {value!r}")
+            raise self.fail(key, f"应为非空的文本，实际是 {value!r}")
         return value
 
     def list(self, table: dict[str, Any], name: str, key: str) -> list[Any]:
         value = table.get(name, [])
         if not isinstance(value, list):
-            raise self.fail(key, "expected a list")
+            raise self.fail(key, "应为列表（[…]）")
         return value
 
     def names(self, table: dict[str, Any], name: str, key: str, *, required: bool) -> list[str]:
         if required and name not in table:
-            raise self.fail(key, "missing")
+            raise self.fail(key, "缺少")
         value = self.list(table, name, key)
         for item in value:
             if not isinstance(item, str) or not item.strip():
-                raise self.fail(key, f"expected names (text), got {item!r}")
+                raise self.fail(key, f"应为名字（文本），实际是 {item!r}")
         return value
 
     def integer(self, table: dict[str, Any], name: str, key: str, *, required: bool, minimum: int) -> int | None:
         value = table.get(name)
         if value is None:
             if required:
-                raise self.fail(key, "missing")
+                raise self.fail(key, "缺少")
             return None
         if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-            raise self.fail(key, f"expected a whole number ≥ {minimum}, got {value!r}")
+            raise self.fail(key, f"应为 ≥ {minimum} 的整数，实际是 {value!r}")
         return value
 
     def when(self, table: dict[str, Any], name: str, key: str, tz: tzinfo, *, required: bool) -> datetime | None:
         value = table.get(name)
         if value is None:
             if required:
-                raise self.fail(key, "missing")
+                raise self.fail(key, "缺少")
             return None
         if isinstance(value, str):
             try:
                 value = datetime.fromisoformat(value.strip())
             except ValueError:
-                raise self.fail(key, f"not a date-time: {value!r} (e.g. 2026-11-30T21:30:00+08:00)") from None
+                raise self.fail(key, f"不是日期时间：{value!r}（例：2026-11-30T21:30:00+08:00）") from None
         if isinstance(value, date) and not isinstance(value, datetime):
-            raise self.fail(key, "a date-time is needed, not only a date")
+            raise self.fail(key, "要日期和时间，不能只有日期（例：2026-11-30T21:30:00+08:00）")
         if not isinstance(value, datetime):
-            raise self.fail(key, f"expected a date-time, got {value!r}")
+            raise self.fail(key, f"应为日期时间，实际是 {value!r}")
         if value.tzinfo is None:
             value = value.replace(tzinfo=tz)  # written in the forum's time zone
         return value
@@ -429,23 +432,71 @@ def base_url_problem(url: str) -> str | None:
         parts = urlsplit(url.strip())
         port = parts.port
     except ValueError as exc:
-        return "port out of range (1–65535)" if "range" in str(exc) else "the port is not a number"
+        return "端口超出范围（1–65535）" if "range" in str(exc) else "端口不是数字"
     if parts.scheme not in ("http", "https"):
-        return "must start with http:// or https://"
+        return "必须以 http:// 或 https:// 开头"
     if not parts.hostname:
-        return "has no host name"
+        return "没有主机名"
     if port is not None and port == 0:
-        return "port 0 is not a port"
+        return "端口 0 不是可用的端口"
     if parts.username is not None or parts.password is not None:
-        return "must not carry a user name or password (the bot logs in by itself)"
+        return "不能带用户名或密码（机器人自己登录）"
     if parts.query or url.rstrip().endswith("?"):
-        return "must not have a query (?…): give the forum's root folder"
+        return "不能带查询参数（?…）：请给出论坛的根目录"
     if parts.fragment or "#" in url:
-        return "must not have a fragment (#…)"
+        return "不能带 #…"
     last = parts.path.rstrip("/").rsplit("/", 1)[-1]
     if "." in last and last.lower().endswith((".php", ".html", ".htm")):
-        return f"points at a page ({last}): give the forum's root folder"
+        return f"指向了一个页面（{last}）：请给出论坛的根目录"
     return None
+
+
+# tomllib's messages (CPython Lib/tomllib/_parser.py), in Chinese; its place suffix
+# "(at line 3, column 6)" / "(at end of document)" becomes 第3行第6列 / 文件末尾.
+_TOML_ZH = (
+    (r"Invalid statement", "无法识别的一行"),
+    (r"Expected newline or end of document after a statement", "一行只能写一项（后面多了东西）"),
+    (r"Expected '\]' at the end of a table declaration", "表名后缺少「]」"),
+    (r"Expected '\]\]' at the end of an array declaration", "表数组名后缺少「]]」"),
+    (r"Expected '=' after a key in a key/value pair", "键后面缺少「=」"),
+    (r"Expected '(.*)'", r"这里应为「\1」"),
+    (r"Found invalid character (.*)", r"无效的字符 \1"),
+    (r"Cannot declare (.*) twice", r"表 \1 声明了两次"),
+    (r"Cannot overwrite a value", "同一个键写了两次"),
+    (r"Cannot mutate immutable namespace (.*)", r"不能再给 \1 加键"),
+    (r"Cannot redefine namespace (.*)", r"不能重新定义 \1"),
+    (r"Invalid initial character for a key part", "键的开头有无效的字符（含空格或中文的键要加引号）"),
+    (r"Unclosed array", "列表没有用「]」结束"),
+    (r"Duplicate inline table key (.*)", r"行内表里的键 \1 写了两次"),
+    (r"Unclosed inline table", "行内表没有用「}」结束"),
+    (r"Unescaped '\\' in a string", "字符串里的「\\」要写成「\\\\」（或改用单引号）"),
+    (r"Invalid hex value", "无效的十六进制值"),
+    (r"Escaped character is not a Unicode scalar value", "转义字符不是有效的 Unicode 字符"),
+    (r"Unterminated string", "字符串没有结束（缺少引号）"),
+    (r"Illegal character (.*)", r"字符串里有不允许的字符 \1"),
+    (r"Invalid date or datetime", "无效的日期或时间"),
+    (r"Invalid value", "无效的值（文字要加引号）"),
+)
+
+
+def toml_error_zh(exc: Exception) -> str:
+    """A TOML syntax error as the director reads it: 不是有效的 TOML（第3行第6列）：表名后缺少「]」."""
+    import re
+
+    text = str(exc)
+    where = ""
+    if m := re.search(r" \(at line (\d+), column (\d+)\)$", text):
+        where, text = f"（第{m.group(1)}行第{m.group(2)}列）", text[:m.start()]
+    elif text.endswith(" (at end of document)"):
+        where, text = "（文件末尾）", text.removesuffix(" (at end of document)")
+    for pattern, said in _TOML_ZH:
+        if m := re.fullmatch(pattern, text):
+            said = m.expand(said) if m.groups() else said
+            # tomllib names a table by its key tuple, ('game', 'rules'): say [game.rules]
+            said = re.sub(r"\(((?:'[^']*',? ?)+)\)", lambda t: "[" + ".".join(re.findall(r"'([^']*)'", t.group(1))) + "]",
+                          said)
+            return f"不是有效的 TOML{where}：{said}"
+    return f"不是有效的 TOML{where}：{text}"
 
 
 def default_event_time(state: GameState, kind: EventKind, why: OutWhy | None, day: int | None) -> datetime | None:

@@ -144,8 +144,8 @@ class LoginBlocked(NotLoggedIn):
 
     def __init__(self, cause: ForumRefused) -> None:
         super().__init__(
-            f"not logging in again after a failed login ({cause.message}); fix the account "
-            "(password, captcha, security question), then run forumbot login (or restart the agent)",
+            f"登录失败后不再自动登录（{cause.message}）；请先解决账号的问题（密码、验证码、安全提问），"
+            "再运行 forumbot login（或重启机器人）",
             key=cause.key, values=cause.values, response=cause.response,
         )
         self.cause = cause
@@ -329,7 +329,7 @@ KEY_EXCEPTIONS: dict[str, type[ForumRefused]] = {
 def refusal_for(reply: ForumReply, *, default: type[ForumRefused] = UnknownRefusal) -> ForumRefused:
     """The exception for a refused reply, by the key table."""
     cls = KEY_EXCEPTIONS.get(reply.key or "", default)
-    text = reply.message or (reply.key or "the forum refused the request")
+    text = reply.message or (reply.key or "论坛拒绝了这个请求")
     return cls(text, key=reply.key, values=reply.values, response=reply.response)
 
 

@@ -75,6 +75,9 @@ def storage_problem(exc: BaseException, path: Path | None) -> StorageProblem | N
     return StorageProblem(kind, messages[kind], f"{type(exc).__name__}: {exc}")
 
 
+_KIND_ZH = {"state": "保存状态", "pass": "这一轮"}  # Health kinds (STATE, forumbot.service.game's PASS_PROBLEM)
+
+
 class Record(Protocol):
     def update(self, **fields: Any) -> bool: ...
 
@@ -92,18 +95,21 @@ class Health:
         """Note a problem; True (and one log line) only when this kind was not already on."""
         current = self.problems.get(kind)
         if current is not None and current["message"] == message:
-            log.debug("%s still failing: %s", kind, detail)
+            log.debug("%s：仍然出错：%s", _KIND_ZH.get(kind, kind), detail)
             return False
         self.problems[kind] = {"since": current["since"] if current else now.isoformat(timespec="seconds"),
                                "message": message, "detail": detail}
-        log.warning("%s: %s — %s (said once; carrying on)", kind, detail, message)
+        # The technical detail (SQLite's or the OS's own words) when it adds to the message;
+        # a pass's detail is the agent's own Chinese lines, already in the log above.
+        extra = f"（{detail}）" if detail and not any("\u4e00" <= ch <= "\u9fff" for ch in detail) else ""
+        log.warning("%s：%s%s（只报告一次，照常继续）", _KIND_ZH.get(kind, kind), message, extra)
         self._save()
         return current is None
 
     def ok(self, kind: str, *, now: datetime) -> None:
         problem = self.problems.pop(kind, None)
         if problem is not None:
-            log.info("%s: works again (failing since %s)", kind, problem["since"])
+            log.info("%s：恢复正常（自 %s 起出错）", _KIND_ZH.get(kind, kind), problem["since"])
             self._save()
 
     def beat(self, now: datetime) -> None:
@@ -121,7 +127,7 @@ class Health:
             self._record_failed = False
         elif not self._record_failed:
             self._record_failed = True
-            log.warning("cannot update the agent's lock record: forumbot status may show old news")
+            log.warning("无法更新代理程序的锁记录：forumbot status 显示的可能是旧消息")
 
 
 __all__ = ["DATABASE", "Health", "STATE", "StorageProblem", "storage_problem"]

@@ -98,7 +98,9 @@ def _why(exc: OSError) -> str:
         return "文件夹不存在"
     if exc.errno == errno.EISDIR:
         return "这是一个文件夹"
-    return exc.strerror or str(exc)
+    from forumbot.wording import os_error_zh
+
+    return os_error_zh(exc)
 
 
 def _names_a_live_holder(holder: Holder) -> bool:

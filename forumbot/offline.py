@@ -26,6 +26,7 @@ from engine.state import GameState
 from engine.tally import TallyResult, tally_day
 from forumbot.config import ConfigError, GameConfig, load_config
 from forumbot.game import build_state
+from forumbot.wording import os_error_zh
 
 
 class OfflineTallyError(ValueError):
@@ -50,7 +51,7 @@ def read_posts(paths: Iterable[str | Path], config: GameConfig) -> list[Post]:
     except PageParseError as exc:
         raise OfflineTallyError(str(exc)) from None
     except OSError as exc:
-        raise OfflineTallyError(f"{exc.filename}: cannot read: {exc.strerror or exc}") from None
+        raise OfflineTallyError(f"{exc.filename}: 无法读取：{os_error_zh(exc)}") from None
     return sorted(posts, key=lambda p: (p.posted_at, p.pid))
 
 
@@ -79,7 +80,7 @@ def offline_tally(config_path: str | Path, day: int, pages: Sequence[str | Path]
     """Load the config, read the pages, tally ``day``. Raises ConfigError/OfflineTallyError."""
     config = load_config(config_path)
     if not pages:
-        raise OfflineTallyError("no pages given (--pages FILE...)")
+        raise OfflineTallyError("没有给出页面（--pages 文件…）")
     config.day(day)  # names the configured days when ``day`` is not one of them
     posts = read_posts(pages, config)
     ballots = to_ballots(posts, thread_roles(config.state, day))
@@ -87,7 +88,7 @@ def offline_tally(config_path: str | Path, day: int, pages: Sequence[str | Path]
     if vote_tid is not None and not any(b.post.tid == vote_tid for b in ballots):
         tids = sorted({p.tid for p in posts})
         raise OfflineTallyError(
-            f"none of the pages is from day {day}'s vote thread (tid {vote_tid}); pages hold tid {tids}"
+            f"这些页面都不是第{day}日投票帖（tid {vote_tid}）的；页面里的帖子是 tid {'、'.join(map(str, tids))}"
         )
     state = build_state(config, [])
     return OfflineTally(config, day, tally_day(ballots, state, day, config.rules), len(posts))

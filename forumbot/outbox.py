@@ -48,6 +48,7 @@ from forumbot import errors
 from forumbot.marker import add_marker, game_hash, make_marker, strip_marker
 from forumbot.store import Store
 from forumbot.store.codec import iso, parse_time, parse_time_or_none
+from forumbot.wording import draft_kind_zh, draft_state_zh
 
 
 class DraftKind(StrEnum):
@@ -220,7 +221,7 @@ class OutboxError(Exception):
 class UnknownDraftError(OutboxError, LookupError):
     def __init__(self, draft_id: int) -> None:
         self.draft_id = draft_id
-        super().__init__(f"no draft #{draft_id} in the outbox")
+        super().__init__(f"没有草稿 #{draft_id}（草稿编号见 forumbot drafts --all）")
 
 
 class InvalidTransitionError(OutboxError, ValueError):
@@ -384,7 +385,7 @@ class Outbox:
         current = self.get(draft_id)
         if current.state not in allowed:
             raise InvalidTransitionError(
-                f"draft #{draft_id} is {current.state.value}; cannot move it to {to.value}"
+                f"草稿 #{draft_id} 现在是「{draft_state_zh(current.state)}」，不能再改为「{draft_state_zh(to)}」"
             )
         columns = {"state": to.value, "updated_at": iso(now), **(sets or {})}
         assignments = ", ".join(f"{name} = ?" for name in columns)
@@ -393,7 +394,7 @@ class Outbox:
             (*columns.values(), draft_id, current.state.value),
         )
         if cur.rowcount != 1:  # cannot happen under BEGIN IMMEDIATE; never act on it anyway
-            raise InvalidTransitionError(f"draft #{draft_id} changed under us")
+            raise InvalidTransitionError(f"草稿 #{draft_id} 刚刚被机器人改变了状态：请刷新后再试")
         self._log(draft_id, current.state, to, actor=actor, now=now, detail=detail or {})
         return self.get(draft_id)
 
@@ -443,7 +444,7 @@ class Outbox:
         kind = DraftKind(kind)
         body = strip_marker(body)
         if not body.strip():
-            raise OutboxError(f"empty body for a {kind.value} draft in thread {tid}")
+            raise OutboxError(f"帖子内容不能为空（帖子 {tid} 的{draft_kind_zh(kind)}）")
         auto = self.policies[kind] is Policy.AUTO
         with self.store.write() as conn:
             if dedupe_key is not None:
@@ -558,7 +559,7 @@ class Outbox:
             if body is not None:
                 body = strip_marker(body)
                 if not body.strip():
-                    raise OutboxError(f"refusing an empty body for draft #{draft_id}")
+                    raise OutboxError(f"帖子内容不能为空（草稿 #{draft_id}）")
                 if body != self.get(draft_id).body:
                     sets["body"] = body
                     detail["edited"] = True
@@ -611,7 +612,7 @@ class Outbox:
     @contextmanager
     def _exclusive(self) -> Iterator[None]:
         if not self._thread_lock.acquire(blocking=False):
-            raise PublisherBusyError("this outbox is already publishing")
+            raise PublisherBusyError("本进程正在发帖")
         try:
             if self.store.path is None:
                 yield
@@ -622,7 +623,7 @@ class Outbox:
                     fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 except BlockingIOError:
                     raise PublisherBusyError(
-                        f"another process is publishing from {self.store.path}"
+                        f"另一个进程正在用 {self.store.path} 发帖"
                     ) from None
                 yield
             finally:

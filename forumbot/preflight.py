@@ -83,14 +83,15 @@ def _roles(rt: Runtime) -> dict[int, list[tuple[int, str]]]:
 
 
 def password_problem(exc: SecretError, rt: Runtime) -> str:
-    """Why the password could not be read, in Chinese (``forumbot.secrets`` says it in English)."""
+    """Why the password could not be read, with what to do (``forumbot.secrets`` names the
+    file; this says it for the check's list)."""
     text = str(exc)
     where = rt.settings.bot.password_file
-    if "readable by others" in text:
+    if "别人也能读" in text:
         return f"密码文件 {where} 别人也能读：请运行 chmod 600 {where}"
-    if "does not exist" in text:
+    if "不存在" in text:
         return f"密码文件 {where} 不存在：请创建它（只写密码一行，chmod 600）"
-    if "is empty" in text:
+    if "是空的" in text:
         return f"密码文件 {where} 是空的：请把机器人账号的密码写进去"
     return "没有机器人的密码：请设置环境变量 FORUMBOT_PASSWORD，或在配置里写 [bot].password_file（一个只有你能读的文件）"
 

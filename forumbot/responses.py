@@ -220,7 +220,7 @@ def classify(response: httpx.Response) -> ForumReply:
         # 7.2's NOROBOT scripts (pm.php, logging.php, post.php …) answer a robot's
         # User-Agent so: a refusal, not a truncated answer worth retrying.
         return ForumReply(ReplyKind.REFUSED, ReplyFormat.EMPTY, key="robot_forbidden",
-                          message="HTTP 403 with an empty body", **base)
+                          message="HTTP 403，页面为空", **base)
     if not stripped:
         return ForumReply(ReplyKind.UNAVAILABLE, ReplyFormat.EMPTY, key="empty", **base)
     if _SYSTEM_ERROR.search(text):

@@ -85,7 +85,7 @@ def call_with_retry(
         cause = getattr(error, "cause_name", type(error).__name__)
         wait = state.next_action.sleep if state.next_action else 0.0
         logger.warning(
-            "retry %d/%d %s after %s; waiting %.1f s",
+            "重试 %d/%d：%s（上次：%s），先等 %.1f 秒",
             state.attempt_number + 1, policy.max_attempts, describe, cause, wait,
         )
 

@@ -60,7 +60,7 @@ def clock_from_env(value: str | None, tz) -> Clock | None:
     kind, _, rest = value.partition(";")
     fields = dict(part.split("=", 1) for part in rest.split(";") if "=" in part)
     if kind != "accelerated" or not {"origin", "factor", "wall"} <= set(fields):
-        raise ValueError(f"{CLOCK_ENV}: expected accelerated;origin=…;factor=…;wall=…, got {value!r}")
+        raise ValueError(f"{CLOCK_ENV}：应为 accelerated;origin=…;factor=…;wall=…，实际是 {value!r}")
     return AcceleratedClock(origin=datetime.fromisoformat(fields["origin"]).astimezone(tz),
                             factor=float(fields["factor"]), wall_origin=float(fields["wall"]))
 
@@ -129,7 +129,7 @@ def make_client(rt: Runtime, *, http: httpx.Client | None = None,
     if not base_url:
         from forumbot.config import ConfigError
 
-        raise ConfigError(f"{rt.config.path}: [forum].base_url: missing (the agent needs the forum's address)")
+        raise ConfigError(f"{rt.config.path}: [forum].base_url: 缺少（机器人要知道论坛的地址）")
     answer = os.environ.get(bot.answer_env) if bot.question_id else None
     source = PasswordSource(password_file=bot.password_file or password_file)
     stop = stop if stop is not None else threading.Event()

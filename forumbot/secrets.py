@@ -49,16 +49,16 @@ class PasswordSource:
         if credential is not None:
             return read_password_file(credential, environ)
         raise SecretError(
-            f"no password: set {self.env_var} or [bot].password_file in the config "
-            f"(or, under systemd, LoadCredential={PASSWORD_CREDENTIAL}:FILE)"
+            f"没有密码：请设置环境变量 {self.env_var}，或在配置里设置 [bot].password_file"
+            f"（在 systemd 下也可以用 LoadCredential={PASSWORD_CREDENTIAL}:文件）"
         )
 
     def describe(self) -> str:
         where = f"${self.env_var}"
         if self.password_file is not None:
-            where += f" or {self.password_file}"
+            where += f" 或 {self.password_file}"
         else:
-            where += f" or the credential {PASSWORD_CREDENTIAL}"
+            where += f" 或 systemd 凭据 {PASSWORD_CREDENTIAL}"
         return where
 
 
@@ -87,12 +87,12 @@ def read_password_file(path: Path, environ: Mapping[str, str] | None = None) -> 
     try:
         mode = path.stat().st_mode
     except FileNotFoundError:
-        raise SecretError(f"password file {path} does not exist") from None
+        raise SecretError(f"密码文件 {path} 不存在") from None
     if mode & (stat.S_IRWXG | stat.S_IRWXO) and not _in_credentials(path, environ):
         raise SecretError(
-            f"password file {path} is readable by others; run: chmod 600 {path}"
+            f"密码文件 {path} 别人也能读：请运行 chmod 600 {path}"
         )
     value = path.read_text(encoding="utf-8").strip()
     if not value:
-        raise SecretError(f"password file {path} is empty")
+        raise SecretError(f"密码文件 {path} 是空的")
     return value

@@ -22,24 +22,26 @@ from pathlib import Path
 
 import httpx
 
+from forumbot.wording import os_error_zh
+
 __all__ = ["CookieStore", "auth_cookie"]
 
 log = logging.getLogger("forumbot.client")
 
 # errno → what the operator can do about it.
 _ADVICE = {
-    errno.ENOSPC: "free some disk space",
-    errno.EDQUOT: "free some disk space (quota exceeded)",
-    errno.EACCES: "make the folder writable, or set [bot].cookie_file to a writable place",
-    errno.EPERM: "make the folder writable, or set [bot].cookie_file to a writable place",
-    errno.EROFS: "the disk is read-only: set [bot].cookie_file to a writable place",
-    errno.EISDIR: "it is a folder: remove it or set [bot].cookie_file to a file path",
-    errno.ENOTDIR: "a part of the path is a file, not a folder: fix [bot].cookie_file",
+    errno.ENOSPC: "请腾出磁盘空间",
+    errno.EDQUOT: "请腾出磁盘空间（超出配额）",
+    errno.EACCES: "请让文件夹可写，或把 [bot].cookie_file 设到可写的地方",
+    errno.EPERM: "请让文件夹可写，或把 [bot].cookie_file 设到可写的地方",
+    errno.EROFS: "磁盘是只读的：请把 [bot].cookie_file 设到可写的地方",
+    errno.EISDIR: "这是一个文件夹：请删掉它，或把 [bot].cookie_file 设为文件路径",
+    errno.ENOTDIR: "路径中有一段是文件而不是文件夹：请改正 [bot].cookie_file",
 }
 
 
 def _advice(exc: OSError) -> str:
-    return _ADVICE.get(exc.errno or 0, "check the path in [bot].cookie_file")
+    return _ADVICE.get(exc.errno or 0, "请检查 [bot].cookie_file 的路径")
 
 
 class CookieStore:
@@ -55,15 +57,15 @@ class CookieStore:
         except FileNotFoundError:
             return 0
         except OSError as exc:
-            self._warn("load", f"cannot read the saved forum session {self.path}: "
-                               f"{exc.strerror or exc}; logging in afresh ({_advice(exc)})")
+            self._warn("load", f"无法读取保存的论坛登录 {self.path}："
+                               f"{os_error_zh(exc)}；重新登录（{_advice(exc)}）")
             return 0
         try:
             records = json.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, ValueError):
-            self._warn("load", f"the saved forum session {self.path} is not a cookie file "
-                               "(damaged or foreign content); ignoring it and logging in afresh "
-                               "(it is replaced at the next login)")
+            self._warn("load", f"保存的论坛登录 {self.path} 不是 cookie 文件"
+                               "（已损坏或是别的内容）；不用它，重新登录"
+                               "（下次登录时会替换它）")
             return 0
         count = 0
         for rec in records if isinstance(records, list) else []:
@@ -83,8 +85,8 @@ class CookieStore:
         try:
             self._write(records)
         except OSError as exc:
-            self._warn("save", f"cannot save the forum session to {self.path}: "
-                               f"{exc.strerror or exc}; going on without saving it ({_advice(exc)})")
+            self._warn("save", f"无法把论坛登录保存到 {self.path}："
+                               f"{os_error_zh(exc)}；不保存，照常继续（{_advice(exc)}）")
             return False
         self._warned.discard("save")
         return True
@@ -108,8 +110,8 @@ class CookieStore:
         try:
             self.path.unlink(missing_ok=True)
         except OSError as exc:
-            self._warn("clear", f"cannot remove the saved forum session {self.path}: "
-                                f"{exc.strerror or exc} ({_advice(exc)})")
+            self._warn("clear", f"无法删除保存的论坛登录 {self.path}："
+                                f"{os_error_zh(exc)}（{_advice(exc)}）")
 
     def _warn(self, what: str, line: str) -> None:
         if what not in self._warned:

@@ -119,7 +119,7 @@ class KeyReader:
     def table(self, raw: dict[str, Any], name: str) -> dict[str, Any]:
         value = raw.get(name, {})
         if not isinstance(value, dict):
-            raise self.fail(f"[{name}]", "expected a table")
+            raise self.fail(f"[{name}]", "应为一个表（[表名] 下面写键）")
         return value
 
     def known(self, table: dict[str, Any], keys: set[str], where: str) -> None:
@@ -127,32 +127,32 @@ class KeyReader:
             if key.lower() in FORBIDDEN:
                 raise self.fail(
                     f"{where}.{key}",
-                    "passwords never go in the config: set FORUMBOT_PASSWORD or "
-                    "[bot].password_file (a file only you can read)",
+                    "密码不能写在配置里：请设置 FORUMBOT_PASSWORD，或用 "
+                    "[bot].password_file（一个只有你能读的文件）",
                 )
         unknown = sorted(set(table) - keys)
         if unknown:
-            raise self.fail(f"{where}.{unknown[0]}", f"unknown key (known keys: {', '.join(sorted(keys))})")
+            raise self.fail(f"{where}.{unknown[0]}", f"未知的键（可用的键：{'、'.join(sorted(keys))}）")
 
     def path_value(self, table: dict[str, Any], key: str, where: str) -> Path | None:
         value = table.get(key)
         if value is None:
             return None
         if not isinstance(value, str) or not value:
-            raise self.fail(f"{where}.{key}", "expected a file path")
+            raise self.fail(f"{where}.{key}", "应为文件路径")
         path = Path(value).expanduser()
         return path if path.is_absolute() else self.base / path
 
     def number(self, table: dict[str, Any], key: str, where: str, default: float, *, minimum: float = 0) -> float:
         value = table.get(key, default)
         if isinstance(value, bool) or not isinstance(value, (int, float)) or value < minimum:
-            raise self.fail(f"{where}.{key}", f"expected a number ≥ {minimum}, got {value!r}")
+            raise self.fail(f"{where}.{key}", f"应为 ≥ {minimum:g} 的数，实际是 {value!r}")
         return float(value)
 
     def flag(self, table: dict[str, Any], key: str, where: str, default: bool | None) -> bool | None:
         value = table.get(key, default)
         if value is not None and not isinstance(value, bool):
-            raise self.fail(f"{where}.{key}", f"expected true or false, got {value!r}")
+            raise self.fail(f"{where}.{key}", f"应为 true 或 false，实际是 {value!r}")
         return value
 
 
@@ -164,19 +164,19 @@ class _Reader(KeyReader):
         self.known(table, BOT_KEYS, "[bot]")
         username = table.get("username", default_username)
         if not isinstance(username, str) or not username.strip():
-            raise self.fail("[bot].username", "missing: the bot's forum user name (or set [game].bot)")
+            raise self.fail("[bot].username", "缺少：机器人的论坛用户名（或设置 [game].bot）")
         question = table.get("question_id", 0)
         if isinstance(question, bool) or not isinstance(question, int) or not 0 <= question <= 7:
-            raise self.fail("[bot].question_id", f"expected 0–7 (Discuz security question), got {question!r}")
+            raise self.fail("[bot].question_id", f"应为 0–7（Discuz 的安全提问编号），实际是 {question!r}")
         answer_env = table.get("answer_env", "FORUMBOT_SECURITY_ANSWER")
         if not isinstance(answer_env, str):
-            raise self.fail("[bot].answer_env", "expected an environment variable name")
+            raise self.fail("[bot].answer_env", "应为环境变量名")
         user_agent = table.get("user_agent", DEFAULT_USER_AGENT)
         if not isinstance(user_agent, str):
-            raise self.fail("[bot].user_agent", f"expected text (a browser's User-Agent), got {user_agent!r}")
+            raise self.fail("[bot].user_agent", f"应为文本（浏览器的 User-Agent），实际是 {user_agent!r}")
         if (problem := user_agent_problem(user_agent)) is not None:
-            raise self.fail("[bot].user_agent", f"{problem}; use a desktop browser's User-Agent "
-                                                "or leave the key out")
+            raise self.fail("[bot].user_agent", f"{problem}；请用电脑浏览器的 User-Agent，"
+                                                "或不写这个键")
         return BotSettings(
             username=username,
             password_file=self.path_value(table, "password_file", "[bot]"),
@@ -194,7 +194,7 @@ class _Reader(KeyReader):
         database = self.path_value(table, "database", where) or self.base / "forumbot-game.sqlite"
         word = table.get("count_request_word", "计票")
         if not isinstance(word, str) or not word.strip():
-            raise self.fail(f"{where}.count_request_word", "expected a non-empty word")
+            raise self.fail(f"{where}.count_request_word", "应为一个非空的词")
         return AgentSettings(
             database=database,
             poll_interval_seconds=self.number(table, "poll_interval_seconds", where, 60.0, minimum=1),
@@ -217,9 +217,9 @@ class _Reader(KeyReader):
         policies = dict(DEFAULT_POLICIES)
         for key, value in table.items():
             if key not in kinds:
-                raise self.fail(f"[policies].{key}", f"unknown post kind (kinds: {', '.join(sorted(kinds))})")
+                raise self.fail(f"[policies].{key}", f"未知的帖子类型（可用：{'、'.join(sorted(kinds))}）")
             if value not in {p.value for p in Policy}:
-                raise self.fail(f"[policies].{key}", f"expected \"auto\" or \"manual\", got {value!r}")
+                raise self.fail(f"[policies].{key}", f"应为 \"auto\" 或 \"manual\"，实际是 {value!r}")
             policies[DraftKind(key)] = Policy(value)
         return policies
 
@@ -228,17 +228,17 @@ class _Reader(KeyReader):
         where = "[notify]"
         uid = table.get("director_uid")
         if uid is not None and (isinstance(uid, bool) or not isinstance(uid, int) or uid < 1):
-            raise self.fail(f"{where}.director_uid", f"expected the director's forum uid (a whole number ≥ 1), "
-                                                     f"got {uid!r}")
+            raise self.fail(f"{where}.director_uid", f"应为导演在论坛上的 uid（≥ 1 的整数），"
+                                                     f"实际是 {uid!r}")
         director = table.get("director", default_director)
         if director is not None and (not isinstance(director, str) or not director.strip()):
-            raise self.fail(f"{where}.director", f"expected the director's forum user name, got {director!r}")
+            raise self.fail(f"{where}.director", f"应为导演的论坛用户名，实际是 {director!r}")
         kinds = table.get("kinds", sorted(DEFAULT_NOTIFY_KINDS))
         if not isinstance(kinds, list) or not all(isinstance(k, str) for k in kinds):
-            raise self.fail(f"{where}.kinds", f"expected a list of kinds, e.g. [\"approval\", \"alarm\"]")
+            raise self.fail(f"{where}.kinds", "应为类型的列表，例：[\"approval\", \"alarm\"]")
         unknown = sorted(set(kinds) - set(NOTIFY_KINDS))
         if unknown:
-            raise self.fail(f"{where}.kinds", f"unknown kind {unknown[0]!r} (kinds: {', '.join(NOTIFY_KINDS)})")
+            raise self.fail(f"{where}.kinds", f"未知的类型 {unknown[0]!r}（可用：{'、'.join(NOTIFY_KINDS)}）")
         return NotifySettings(
             enabled=bool(self.flag(table, "enabled", where, True)),
             director_uid=uid,
@@ -274,8 +274,8 @@ class _Reader(KeyReader):
         m = re.fullmatch(r"\s*(\d{1,2}):(\d{2})\s*[-–~]\s*(\d{1,2}):(\d{2})\s*", value) \
             if isinstance(value, str) else None
         if m is None:
-            raise self.fail(key, f'expected "HH:MM-HH:MM" in forum time, e.g. "01:00-08:00", got {value!r}')
+            raise self.fail(key, f'应为论坛时间的 "HH:MM-HH:MM"，例："01:00-08:00"，实际是 {value!r}')
         h1, m1, h2, m2 = (int(x) for x in m.groups())
         if h1 > 23 or h2 > 23 or m1 > 59 or m2 > 59 or (h1, m1) == (h2, m2):
-            raise self.fail(key, f"not a span of the day: {value!r}")
+            raise self.fail(key, f"不是一天里的一段时间：{value!r}")
         return time(h1, m1), time(h2, m2)

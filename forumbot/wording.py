@@ -83,8 +83,62 @@ def vote_ruling_zh(vote: dict[str, Any], change_window_minutes: int | None = Non
     return "有效"
 
 
+# Forum errors (``forumbot.errors``) by class name, as the outbox stores them ("ClassName: message").
+FORUM_ERROR_ZH = {
+    "ForumRefused": "论坛拒绝", "LoginFailed": "登录失败（用户名或密码不对）",
+    "LoginLockedOut": "登录失败次数过多，论坛暂时锁定", "CaptchaRequired": "论坛要求验证码",
+    "AccountNotActivated": "机器人账号未激活", "SecurityQuestionRequired": "论坛要求安全提问",
+    "SecurityQuestionWrong": "安全提问回答错误", "NotLoggedIn": "未登录", "LoginBlocked": "登录被阻止",
+    "FloodControl": "发帖太快（论坛的灌水限制）", "PostsPerHourLimit": "超过每小时发帖数限制",
+    "MessageTooShort": "帖子太短", "MessageTooLong": "帖子太长", "MessageEmpty": "帖子为空",
+    "ThreadClosed": "帖子已关闭", "NoPermission": "没有权限", "UserBanned": "机器人账号被禁言",
+    "NewbiePeriod": "机器人账号处于新手见习期", "WordBanned": "含有论坛屏蔽的词语",
+    "BadFormHash": "表单校验失败", "SiteClosed": "论坛关闭中", "ThreadNotFound": "帖子不存在",
+    "PostNotFound": "楼层不存在", "ForumNotFound": "版块不存在", "EditNotAllowed": "不允许编辑",
+    "MobileApiClosed": "论坛的手机接口已关闭", "UnknownRefusal": "论坛拒绝",
+    "ForumUnavailable": "论坛没有响应", "UnexpectedPage": "论坛返回了看不懂的页面",
+    "RobotPage": "论坛返回了给搜索引擎的页面", "Interrupted": "已中断",
+}
+
+
+def forum_error_zh(error: str | None) -> str:
+    """A stored or logged forum error (``FloodControl: 您两次发表间隔少于 15 秒``) in
+    Chinese: what kind of trouble it is, and the forum's (or forumbot's) own words."""
+    if not error:
+        return "原因不明"
+    name, sep, rest = error.partition(": ")
+    if not (sep and name.isidentifier()):
+        name, rest = "", error
+    label = FORUM_ERROR_ZH.get(name, "出错" if name else "")
+    if not label:
+        return rest
+    return f"{label}：{rest}" if rest and rest != label else label
+
+
+# What the operating system said, in Chinese (its own ``strerror`` is English).
+OS_ERROR_ZH = {
+    "ENOENT": "文件或文件夹不存在", "EACCES": "没有权限", "EPERM": "没有权限", "EROFS": "磁盘是只读的",
+    "EISDIR": "这是一个文件夹", "ENOTDIR": "路径中有一段不是文件夹", "ENOSPC": "磁盘已满",
+    "EDQUOT": "磁盘配额已满", "EEXIST": "已经存在", "EADDRINUSE": "端口已被占用",
+    "EADDRNOTAVAIL": "本机没有这个地址", "ECONNREFUSED": "连接被拒绝", "ETIMEDOUT": "连接超时",
+    "EIO": "读写出错（磁盘故障？）", "ENAMETOOLONG": "文件名太长", "EMFILE": "打开的文件太多",
+    "ENOTEMPTY": "文件夹不是空的", "EBUSY": "正在被占用",
+}
+
+
+def os_error_zh(exc: BaseException) -> str:
+    """An ``OSError`` as a director reads it: the Chinese for its errno, else its own words."""
+    import errno
+
+    code = getattr(exc, "errno", None)
+    name = errno.errorcode.get(code, "") if isinstance(code, int) else ""
+    if name in OS_ERROR_ZH:
+        return OS_ERROR_ZH[name]
+    return getattr(exc, "strerror", None) or str(exc)
+
+
 __all__ = [
     "ACTOR_ZH", "CARD_ZH", "DRAFT_KIND_ZH", "DRAFT_STATE_ZH", "FLAG_ZH", "PROPOSAL_STATE_ZH",
     "PROPOSAL_ZH", "RULESET_ZH", "WINNERS", "WINNER_ZH", "card_said", "card_zh", "draft_kind_zh", "draft_state_zh",
-    "vote_ruling_zh",
+    "vote_ruling_zh", "FORUM_ERROR_ZH", "OS_ERROR_ZH", "forum_error_zh", "os_error_zh",
 ]

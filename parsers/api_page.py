@@ -49,13 +49,13 @@ def _load(obj_or_text: object, source: str | None) -> Mapping[str, object]:
     if isinstance(obj_or_text, bytes):
         obj_or_text = obj_or_text.decode("utf-8", errors="replace")
     if not isinstance(obj_or_text, str):
-        raise page_error(f"not API JSON: got {type(obj_or_text).__name__}", source)
+        raise page_error(f"不是手机版接口的 JSON（而是 {type(obj_or_text).__name__}）", source)
     try:
         obj = json.loads(obj_or_text)
     except ValueError as exc:
-        raise page_error(f"not JSON: {exc}", source) from exc
+        raise page_error(f"不是有效的 JSON（第 {getattr(exc, 'lineno', '?')} 行第 {getattr(exc, 'colno', '?')} 列）", source) from exc
     if not isinstance(obj, Mapping):
-        raise page_error("API JSON is not an object", source)
+        raise page_error("手机版接口的 JSON 不是一个对象", source)
     return obj
 
 
@@ -63,7 +63,7 @@ def _api_error(obj: Mapping[str, object], source: str | None) -> None:
     error = obj.get("error")
     if error:
         text = str(error)
-        raise page_error(f"the API says: {text}", source, text)
+        raise page_error(f"论坛的手机版接口说：{text}", source, text)
     message = obj.get("Message")
     variables = obj.get("Variables")
     postlist = variables.get("postlist") if isinstance(variables, Mapping) else None
@@ -71,20 +71,20 @@ def _api_error(obj: Mapping[str, object], source: str | None) -> None:
         key = str(message.get("messageval") or "")
         if key not in _OK_MESSAGES:
             text = str(message.get("messagestr") or key)
-            raise page_error(f"the API says: {key} ({text})", source, key)
+            raise page_error(f"论坛的手机版接口说：{key}（{text}）", source, key)
 
 
 def _post(raw: Mapping[str, object], tid: int, tz: tzinfo, source: str | None) -> Post:
     pid = _int(raw.get("pid"))
     if pid is None:
-        raise page_error(f"API post without a pid: {dict(raw)!r:.200}", source)
+        raise page_error(f"手机版接口里有一个帖子没有 pid：{dict(raw)!r:.200}", source)
     stamp = _int(raw.get("dbdateline"))
     if stamp is None:
-        raise page_error(f"API post pid {pid} has no dbdateline", source)
+        raise page_error(f"手机版接口里 pid {pid} 的帖子没有发帖时间（dbdateline）", source)
     try:
         posted_at = datetime.fromtimestamp(stamp, tz)
     except (OverflowError, OSError, ValueError) as exc:
-        raise page_error(f"API post pid {pid}: bad dbdateline {stamp}", source) from exc
+        raise page_error(f"手机版接口里 pid {pid} 的发帖时间（dbdateline）无效：{stamp}", source) from exc
     html = str(raw.get("message") or "")
     parts = parse_message_html(html, tz=tz)
     notice = parts.notice
@@ -130,10 +130,10 @@ def parse_thread_api(
     _api_error(obj, source)
     variables = obj.get("Variables")
     if not isinstance(variables, Mapping):
-        raise page_error("API JSON has no Variables", source)
+        raise page_error("手机版接口的 JSON 里没有 Variables", source)
     postlist = variables.get("postlist")
     if not isinstance(postlist, list) or not postlist:
-        raise page_error("API JSON has no postlist: not a viewthread answer", source)
+        raise page_error("手机版接口的 JSON 里没有 postlist：不是读帖子的回应", source)
     thread = variables.get("thread")
     thread = thread if isinstance(thread, Mapping) else {}
     tid = _int(thread.get("tid"))
@@ -141,11 +141,11 @@ def parse_thread_api(
         first = postlist[0]
         tid = _int(first.get("tid")) if isinstance(first, Mapping) else None
     if tid is None:
-        raise page_error("API JSON names no thread id", source)
+        raise page_error("手机版接口的 JSON 里没有帖子的 tid", source)
     posts: dict[int, Post] = {}
     for raw in postlist:
         if not isinstance(raw, Mapping):
-            raise page_error(f"API postlist entry is not an object: {raw!r:.100}", source)
+            raise page_error(f"手机版接口的 postlist 里有一项不是对象：{raw!r:.100}", source)
         post = _post(raw, tid, tz, source)
         posts.setdefault(post.pid, post)
     ppp = _int(variables.get("ppp"))

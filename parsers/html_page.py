@@ -158,7 +158,7 @@ class _Page:
             self.without_floor_link.append(pid)
         poston = ids.get(f"authorposton{pid}")
         if poston is None:
-            raise page_error(f"post pid {pid} has no time (em#authorposton{pid})", self.source)
+            raise page_error(f"pid {pid} 的帖子没有发帖时间（em#authorposton{pid}）", self.source)
         title = None
         span = poston.find(".//span[@title]")
         if span is not None:
@@ -166,7 +166,7 @@ class _Page:
         try:
             posted_at, precision = parse_post_time(title, _text_of(poston), self.tz, self.now)
         except TimeUnreadable as exc:
-            raise page_error(f"post pid {pid}: {exc}", self.source) from exc
+            raise page_error(f"pid {pid} 的帖子：{exc}", self.source) from exc
         header = _header_div(postnum)
         if header is None:
             header = poston.getparent()
@@ -195,7 +195,7 @@ class _Page:
                     notice = ContentNotice.MODERATION_PENDING
                     break
         if cell is None and notice is None:
-            raise page_error(f"post pid {pid} has no message (td#postmessage_{pid})", self.source)
+            raise page_error(f"pid {pid} 的帖子没有正文（td#postmessage_{pid}）", self.source)
         return Post(
             tid=tid,
             pid=pid,
@@ -334,11 +334,11 @@ def _check_floor_links(reader: _Page, source: str | None) -> None:
         return
     if len(missing) >= reader.read:
         raise RobotPageError(
-            f"a spider page: none of its {reader.read} posts has a floor link (a#postnumPID), which "
-            "Discuz leaves out only for search robots: the forum took the User-Agent for a robot",
+            f"这是给搜索引擎看的页面：{reader.read} 个帖子都没有楼层链接（a#postnumPID），"
+            "Discuz 只对搜索引擎这样做：论坛把 User-Agent 当成了搜索引擎",
             source=source,
         )
-    raise page_error(f"post pid {missing[0]} has no floor link (a#postnum{missing[0]})", source)
+    raise page_error(f"pid {missing[0]} 的帖子没有楼层链接（a#postnum{missing[0]}）", source)
 
 
 def parse_thread_html(
@@ -353,13 +353,13 @@ def parse_thread_html(
     if text.lstrip().startswith("<?xml"):
         text = text[text.find("?>") + 2:]  # lxml refuses str with an encoding declaration
     if not text.strip():
-        raise page_error("empty page", source)
+        raise page_error("空页面", source)
     try:
         root = etree.fromstring(text, _PARSER)
     except (etree.ParserError, etree.XMLSyntaxError, ValueError) as exc:
-        raise page_error(f"not HTML: {exc}", source) from exc
+        raise page_error("不是 HTML 页面", source) from exc
     if root is None:
-        raise page_error("not HTML: nothing to parse", source)
+        raise page_error("不是 HTML 页面：没有可读的内容", source)
     return read_tree(root, text[:_HEAD_CHARS], lambda: text, tz=tz, now=now, source=source,
                      charset=charset)
 
@@ -389,9 +389,9 @@ def parse_thread_html_bytes(
     try:
         root = etree.fromstring(data, parser)
     except (etree.ParserError, etree.XMLSyntaxError, ValueError) as exc:
-        raise page_error(f"not HTML: {exc}", source) from exc
+        raise page_error("不是 HTML 页面", source) from exc
     if root is None:
-        raise page_error("not HTML: nothing to parse", source)
+        raise page_error("不是 HTML 页面：没有可读的内容", source)
     head = data[:_HEAD_CHARS].decode(codec, errors="ignore")
     return read_tree(root, head, lambda: data.decode(codec, errors="replace"), tz=tz,
                      now=now, source=source, charset=charset)
@@ -413,21 +413,21 @@ def read_tree(
     if not divs:
         message = _forum_message(root)
         if message:
-            raise page_error(f"not a thread page; the forum says: {message}", source, message)
+            raise page_error(f"不是帖子页面，论坛说：{message}", source, message)
         if root.find(".//div[@class='message']") is not None and root.xpath(
             "//div[starts-with(@id, 'pid')]"
         ):
             raise page_error(
-                "touch-template page (mobile=2): it has no post ids in the desktop form and no "
-                "absolute times; read the desktop page or the mobile API instead",
+                "触屏版页面（mobile=2）：没有电脑版的帖子编号，也没有完整的时间；"
+                "请改用电脑版页面或手机版接口",
                 source,
             )
-        raise page_error("no posts found (no div#post_PID): not a Discuz thread page", source)
+        raise page_error("找不到任何帖子（没有 div#post_PID）：不是 Discuz 的帖子页面", source)
     # One id() lookup for every post part on the page (one XPath call, hash lookups).
     ids = by_ids(root, "thread_subject", *(i for pid, _ in divs for i in post_ids(pid)))
     tid = _thread_id(ids, divs, text)
     if tid is None:
-        raise page_error("no thread id found on the page", source)
+        raise page_error("页面上找不到帖子的 tid", source)
     reader = _Page(tz, now, source)
     posts: dict[int, Post] = {}
     seen_pids: set[int] = set()

@@ -29,7 +29,7 @@ __all__ = ["FORUM_TZ", "INTERNAL_ERROR", "incomplete", "read_page", "read_page_f
 FORUM_TZ = ZoneInfo("Asia/Shanghai")
 # Prefix of the safety-net error (a bug in a parser, not a bad page); tests assert it
 # never appears, so the net cannot hide bugs from the suite.
-INTERNAL_ERROR = "internal parser error"
+INTERNAL_ERROR = "读页面时程序内部出错"
 
 _JSON_START = re.compile(rb"\s*[{\[]")
 _XML_START = re.compile(rb"\s*<\?xml")
@@ -53,7 +53,7 @@ def _read_ajax(
         if getattr(exc, "forum_message", None) is None:
             plain = " ".join(html_lib.unescape(_TAG.sub(" ", _SCRIPT.sub("", text))).split())
             if plain and len(plain) <= _AJAX_MESSAGE_MAX:
-                raise page_error(f"not a thread page; the forum says: {plain}", source,
+                raise page_error(f"不是帖子页面，论坛说：{plain}", source,
                                  plain) from exc
         raise
 
@@ -79,9 +79,8 @@ def read_page(
         sniffed = sniff_charset(data, content_type)
         if not sniffed.clean:
             raise page_error(
-                f"cannot tell the page's encoding: it is not clean {sniffed.declared} (bad bytes "
-                f"from offset {sniffed.bad_offset}), nor UTF-8, nor GBK; refusing to read it with "
-                "replaced characters (names and votes would be lost)", source)
+                f"无法确定页面的编码：它不是完好的 {sniffed.declared}（从第 {sniffed.bad_offset} 字节起"
+                "有坏字节），也不是 UTF-8 或 GBK；不用替换字符硬读（名字和投票会读错）", source)
         charset = sniffed.charset
         codec = codec_for(charset)
         if data.startswith(b"\xef\xbb\xbf"):
@@ -132,8 +131,9 @@ def read_page_files(
     if complete:
         for post, path in found.values():
             if (missing := incomplete(post)) is not None:
-                raise page_error(f"post pid {post.pid} has {missing}: refusing to count from a "
-                                 "page that did not read completely", str(path))
+                lacks = {"no author": "没有作者", "no floor": "没有楼层"}
+                said = "和".join(lacks.get(part.strip(), part) for part in missing.replace(" and ", ",").split(","))
+                raise page_error(f"pid {post.pid} 的帖子{said}：页面没有读全，不能据此计票", str(path))
     return tuple(sorted((post for post, _ in found.values()), key=lambda p: (p.tid, p.pid)))
 
 

@@ -105,5 +105,5 @@ def parse_post_time(
     if now is not None and (found := parse_relative(text, now, tz)):
         return found
     if now is None and _RELATIVE_WORDS.search(text):
-        raise TimeUnreadable(f"relative time {_clean(text)!r} needs `now` to resolve")
-    raise TimeUnreadable(f"no readable time in {_clean(text)!r}")
+        raise TimeUnreadable(f"相对时间 {_clean(text)!r} 要知道页面的抓取时间（`now`）才能换算")
+    raise TimeUnreadable(f"{_clean(text)!r} 里没有能读的时间")

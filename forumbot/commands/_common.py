@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import re
 import sys
 from typing import Any, Callable, Iterator
 
@@ -12,6 +11,7 @@ import click
 
 from forumbot.config import ConfigError
 from forumbot.runtime import Runtime, open_runtime
+from forumbot.wording import os_error_zh
 
 _config = click.option(
     "--config", "config_path", envvar="FORUMBOT_CONFIG", default="config.toml", show_default=True,
@@ -61,13 +61,13 @@ def game_config(name: str) -> Any:
 
     folder = games_folder()
     if folder is None:
-        raise click.UsageError("--game NAME needs the service: set FORUMBOT_SERVICE=service.toml "
-                               "(or FORUMBOT_GAMES=DIR), or give the game's --config")
+        raise click.UsageError("--game 局名 要知道服务的设置：请设置 FORUMBOT_SERVICE=service.toml"
+                               "（或 FORUMBOT_GAMES=文件夹），或改用这一局的 --config")
     try:
         found = find_game(folder, name)
         names = sorted(scan(folder)) if found is None else []
     except OSError as exc:
-        raise click.ClickException(f"无法读取游戏文件夹 {folder}：{exc.strerror or exc}") from None
+        raise click.ClickException(f"无法读取游戏文件夹 {folder}：{os_error_zh(exc)}") from None
     if found is None:
         raise click.ClickException(f"游戏文件夹 {folder} 里没有名为「{name}」的游戏"
                                    f"（有：{'、'.join(names) or '无'}）")
@@ -90,17 +90,11 @@ def _domain_errors() -> tuple[type[BaseException], ...]:
 
 
 class Refusal(click.ClickException):
-    """A command's one-line refusal, its prefix in the message's language: the director
-    reads 「错误：第3日还没有开始」, not 「Error: 第3日…」 (the config checker's messages,
-    which name TOML keys, are English and keep click's 「Error:」)."""
+    """A command's one-line refusal: the director reads 「错误：第3日还没有开始」, not
+    「Error: 第3日…」 (every message of the library, the config checker's too, is Chinese)."""
 
     def show(self, file: Any = None) -> None:
-        message = self.format_message()
-        prefix = "错误：" if _CJK.search(message) else "Error: "
-        click.echo(prefix + message, file=file, err=file is None)
-
-
-_CJK = re.compile(r"[\u3400-\u9fff\uff00-\uffef]")
+        click.echo("错误：" + self.format_message(), file=file, err=file is None)
 
 
 YES = ("y", "yes", "是", "是的", "确认", "好", "对")

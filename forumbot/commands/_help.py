@@ -434,6 +434,18 @@ class ChineseUsageError(click.UsageError):
         click.echo(f"错误：{self.format_message()}", file=file, err=file is None, color=color)
 
 
+class Refused(click.ClickException):
+    """A command's one-line refusal (a plain ``click.ClickException``) as the director reads
+    it: 「错误：…」, never click's 「Error: …」."""
+
+    def __init__(self, original: click.ClickException) -> None:
+        super().__init__(original.message)
+        self.exit_code = original.exit_code
+
+    def show(self, file: Any = None) -> None:
+        click.echo(f"错误：{self.format_message()}", file=file, err=file is None)
+
+
 class Cancelled(click.ClickException):
     """A question answered with Ctrl-C or end of input: click's 「Aborted!」 in Chinese."""
 
@@ -505,6 +517,10 @@ class ChineseHelp:
             raise _in_chinese(exc) from exc
         except click.Abort as exc:
             raise Cancelled("已取消。") from exc
+        except click.ClickException as exc:
+            if type(exc).show is click.ClickException.show:  # click's own 「Error: 」
+                raise Refused(exc) from exc
+            raise
 
 
 def _in_chinese(exc: click.UsageError) -> click.UsageError:

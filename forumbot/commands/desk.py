@@ -29,6 +29,11 @@ def desk(config_path: str, host: str, port: int) -> None:
     from forumbot.desk import DeskSecurityError, serve
     from forumbot.desk.server import listen_error
     from forumbot.commands._common import runtime
+    from forumbot.runtime import open_runtime
+
+    # A config that cannot be read is said here, naming the file and the key — not by a
+    # desk whose every page would answer 「导演台出错了」 (the state is looked for below).
+    open_runtime(config_path, create=False, scratch=True).close()
 
     def ready(line: str) -> None:
         # The game's state must exist: the desk shows it and does not create one. Asked
@@ -37,6 +42,9 @@ def desk(config_path: str, host: str, port: int) -> None:
             pass
         click.echo(f"{line}（Ctrl-C 停止）")
 
+    # A config that cannot be read is said here, naming the file and the key — not by a
+    # desk whose every page would answer 「导演台出错了」.
+    open_runtime(config_path).close()
     try:
         serve(config_path, host=host, port=port, ready=ready)
     except DeskSecurityError as exc:
@@ -70,7 +78,7 @@ def start_desk_for_run(config_path: str, host: str = "127.0.0.1", port: int = 87
         raise click.ClickException(str(exc)) from None
     except OSError as exc:
         message = listen_error(host, port, exc, port_option="--desk-port")
-        log.warning("desk not served: %s；代理程序照常运行，只是没有导演台", message)
+        log.warning("导演台没有打开：%s；代理程序照常运行，只是没有导演台", message)
         if record is not None:
             record.update(desk={"error": message})
         return None

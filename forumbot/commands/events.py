@@ -20,6 +20,7 @@ from forumbot import gamelog
 from forumbot.commands._common import config_option, confirm, friendly, runtime
 from forumbot.gamelog import DirectorError, EventSpec
 from forumbot.runtime import Runtime
+from forumbot.wording import draft_state_zh
 
 WHY_CHOICES = ["vote", "night", "card", "red", "lover", "hunter", "other"]
 
@@ -151,7 +152,7 @@ def night(config_path: str, day: int, out_: str, at_text: str | None, assume_yes
 
         draft = announcement_draft(rt, day, now)
         if draft is not None:
-            click.echo(f"第{day}日公示草稿 #{draft.id}（{draft.state.value}）：forumbot show {draft.id}")
+            click.echo(f"第{day}日公示草稿 #{draft.id}（{draft_state_zh(draft.state)}）：forumbot show {draft.id}")
 
 
 @click.command("sheriff")

@@ -11,6 +11,7 @@ from forumbot.commands._common import config_option, friendly, runtime
 from forumbot.evidence import export_day, write
 from forumbot.evidence.export import not_yet_public
 from forumbot.store.records import Actor
+from forumbot.wording import os_error_zh
 
 __all__ = ["commands", "evidence"]
 
@@ -75,7 +76,7 @@ def _write(data: dict, path: Path) -> str:
         os.replace(temp, path)
     except OSError as exc:
         temp.unlink(missing_ok=True)
-        raise click.ClickException(f"无法写入证据文件 {path}：{exc.strerror or exc}") from None
+        raise click.ClickException(f"无法写入证据文件 {path}：{os_error_zh(exc)}") from None
     return digest
 
 

@@ -13,6 +13,7 @@ from rich.table import Table
 
 from forumbot.commands._common import Refusal
 from forumbot.commands._console import terminal
+from forumbot.wording import os_error_zh
 from forumbot.commands._time import zone_and_now
 
 from parsers.errors import PageParseError
@@ -41,8 +42,8 @@ def read_pm_files(paths: list[Path], *, tz: ZoneInfo, now: datetime | None) -> l
         content_type = "application/json" if path.suffix.lower() == ".json" else None
         page = read_pm_page(data, content_type=content_type, source=str(path), tz=tz, now=moment)
         if not page.messages and page.conversations:
-            raise PageParseError("an inbox list, not a conversation: open the conversation "
-                                 "with the user and save that page", source=str(path))
+            raise PageParseError("这是收件箱列表，不是对话：请打开与那个用户的对话，"
+                                 "保存那个页面", source=str(path))
         for message in page.messages:
             found.setdefault((page.generation, message.id), message)
     return [found[key] for key in sorted(found)]
@@ -92,7 +93,7 @@ def inbox(pages: tuple[str, ...], more: tuple[str, ...], as_json: bool, tz: str,
     except PageParseError as exc:
         raise click.ClickException(str(exc)) from exc
     except OSError as exc:
-        raise Refusal(f"无法读取 {exc.filename}：{exc.strerror}") from exc
+        raise Refusal(f"无法读取 {exc.filename}：{os_error_zh(exc)}") from exc
     if as_json:
         click.echo(json.dumps([message_record(m) for m in messages], ensure_ascii=False, indent=2))
     else:

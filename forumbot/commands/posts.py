@@ -9,6 +9,7 @@ from rich.table import Table
 
 from forumbot.commands._common import Refusal
 from forumbot.commands._console import terminal
+from forumbot.wording import os_error_zh
 from forumbot.commands._time import zone_and_now
 
 from parsers.errors import PageParseError
@@ -116,7 +117,7 @@ def posts(pages: tuple[str, ...], more: tuple[str, ...], as_json: bool, tz: str,
     except PageParseError as exc:
         raise click.ClickException(str(exc)) from exc
     except OSError as exc:
-        raise Refusal(f"无法读取 {exc.filename}：{exc.strerror}") from exc
+        raise Refusal(f"无法读取 {exc.filename}：{os_error_zh(exc)}") from exc
     records = [post_record(p) for p in found]
     if as_json:
         click.echo(json.dumps(records, ensure_ascii=False, indent=2))

@@ -17,6 +17,7 @@ from forumbot.clock import AcceleratedClock, Clock
 from forumbot.commands._common import config_option, friendly, runtime
 from forumbot.commands._console import terminal
 from forumbot.commands.desk import desk_options, start_desk_for_run
+from forumbot.wording import RULESET_ZH, os_error_zh
 
 log = logging.getLogger("forumbot")
 
@@ -62,9 +63,9 @@ class LogFile(logging.FileHandler):
         kind = f"{type(exc).__name__}:{getattr(exc, 'errno', '')}"
         if kind != self._failing:
             self._failing = kind
-            why = getattr(exc, "strerror", None) or exc
-            sys.stderr.write(f"forumbot: cannot write the log file {self.path} ({why}); "
-                             "the console keeps the log until it can\n")
+            why = os_error_zh(exc) if isinstance(exc, OSError) else exc
+            sys.stderr.write(f"forumbot：无法写入日志文件 {self.path}（{why}）；"
+                             "能写入之前，日志只输出到终端\n")
 
 
 def setup_logging(verbose: bool, log_file: Path | None = None, *, clock: Clock | None = None,
@@ -80,7 +81,7 @@ def setup_logging(verbose: bool, log_file: Path | None = None, *, clock: Clock |
             handlers.append(LogFile(Path(log_file)))
         except OSError as exc:
             raise click.ClickException(
-                f"无法写入日志文件 {log_file}（{exc.strerror or exc}）：请检查 {key} "
+                f"无法写入日志文件 {log_file}（{os_error_zh(exc)}）：请检查 {key} "
                 "及其所在文件夹是否存在、可写") from None
     for handler in handlers:
         handler.setFormatter(ForumTimeFormatter(fmt, stamp))
@@ -138,12 +139,12 @@ def run(config_path: str, once: bool, verbose: bool, with_desk: bool, desk_host:
         agent = Agent(rt, client, progress=track, health=Health(lock))
 
         def ask_stop(signum, _frame):
-            log.info("signal %s: stopping (no new request; waits end now)", signal.Signals(signum).name)
+            log.info("收到信号 %s：正在停止（不再发出请求，等待立即结束）", signal.Signals(signum).name)
             stop.set()
 
         signal.signal(signal.SIGINT, ask_stop)
         signal.signal(signal.SIGTERM, ask_stop)
-        log.info("forumbot running for %s (%s), database %s", rt.config.path, rt.config.rules.name,
+        log.info("forumbot 开始运行：%s（%s），数据库 %s", rt.config.path, RULESET_ZH.get(rt.config.rules.name, rt.config.rules.name),
                  rt.settings.agent.database)
         desk = start_desk_for_run(config_path, desk_host, desk_port, clock=rt.clock, record=lock) \
             if with_desk else None
@@ -155,7 +156,7 @@ def run(config_path: str, once: bool, verbose: bool, with_desk: bool, desk_host:
             if desk is not None:
                 desk.stop()
         client.save_session()
-        log.info("stopped cleanly")
+        log.info("已干净地停止")
         if once and report is not None and (report.unreachable or client.login_blocked is not None
                                             or report.missing_threads):
             from forumbot.alarms import forum_words

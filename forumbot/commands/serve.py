@@ -82,7 +82,7 @@ def serve(games: str | None, service_file: str | None, desk_host: str | None, de
             service.lock.update(desk={"url": " ".join(desk.urls)})
 
     def ask_stop(signum, _frame):
-        log.info("signal %s: stopping (no new request; waits end now)", signal.Signals(signum).name)
+        log.info("收到信号 %s：正在停止（不再发出请求，等待立即结束）", signal.Signals(signum).name)
         service.stop.set()
 
     signal.signal(signal.SIGINT, ask_stop)
@@ -92,7 +92,7 @@ def serve(games: str | None, service_file: str | None, desk_host: str | None, de
     finally:
         if desk is not None:
             desk.stop()
-    log.info("stopped cleanly")
+    log.info("已干净地停止")
 
 
 commands = [serve]

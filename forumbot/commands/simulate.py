@@ -7,6 +7,7 @@ import threading
 import click
 
 from forumbot.commands._common import Refusal
+from forumbot.wording import os_error_zh
 from forumbot.simulator.script import ScriptError
 from forumbot.simulator.serve import prepare_forum
 
@@ -82,7 +83,7 @@ def simulate(port: int, discuz: str | None, gbk: bool, script: str | None,
     except ValueError as exc:
         raise click.ClickException(str(exc)) from exc
     except OSError as exc:
-        raise Refusal(f"无法监听 127.0.0.1:{port}：{exc.strerror}") from exc
+        raise Refusal(f"无法监听 127.0.0.1:{port}：{os_error_zh(exc)}") from exc
     name = "Discuz! 7.2" if forum.sim.discuz == "7.2" else "Discuz! X3.5"
     where = "示例论坛" if forum.source == "demo" else f"脚本 {forum.source}"
     click.echo(f"模拟的 {name} 论坛（{forum.sim.charset.upper()}，{where}）：{base}")

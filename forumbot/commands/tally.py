@@ -12,6 +12,8 @@ from engine.reasons import describe_zh
 from forumbot.commands._console import terminal
 from forumbot.config import ConfigError
 from forumbot.offline import OfflineTallyError, offline_tally
+from forumbot.views import rule_text
+from forumbot.wording import FLAG_ZH, RULESET_ZH
 from forumbot.wording import vote_ruling_zh
 
 __all__ = ["commands", "tally"]
@@ -22,7 +24,8 @@ def _time(iso: str | None) -> str:
 
 
 def _votes_table(report: dict[str, Any]) -> Table:
-    table = Table(title=f"第 {report['day']} 日投票（{report['ruleset']}，截止 {report['deadline']}）")
+    ruleset = RULESET_ZH.get(report["ruleset"], report["ruleset"])
+    table = Table(title=f"第 {report['day']} 日投票（{ruleset}，截止 {report['deadline']}）")
     for name, label in (("floor", "楼层"), ("pid", "pid"), ("time", "时间"), ("voter", "投票人"), ("kind", "类型"),
                         ("target", "对象"), ("weight", "权重"), ("ruling", "判定")):
         table.add_column(label, justify="right" if name in ("floor", "pid", "weight") else "left",
@@ -32,14 +35,24 @@ def _votes_table(report: dict[str, Any]) -> Table:
         if v["valid"]:
             ruling = vote_ruling_zh(v)
         else:
-            ruling = f"废票 {v['reason']}：{v.get('reason_text') or describe_zh(v['reason'])}" + (
+            # The reason in words; its code (no_reason, late…) is in --json.
+            ruling = f"废票：{v.get('reason_text') or describe_zh(v['reason'])}" + (
                 f" —— {v['detail']}" if v["detail"] else "")
         table.add_row(
             str(v["floor"] or ""), str(v["pid"]), _time(v["time"]), voter,
             "改票" if v["kind"] == "change" else "投票",
-            str(v["target"] if v["target"] is not None else f"({v['written']})"), str(v["weight"]), ruling,
+            _target(v), str(v["weight"]), ruling,
         )
     return table
+
+
+def _target(vote: dict[str, Any]) -> str:
+    """Who the vote is for; a target the vote does not name says what was written (or
+    that nothing was), never 「(None)」."""
+    if vote["target"] is not None:
+        return str(vote["target"])
+    written = vote.get("written")
+    return f"（写的是「{written}」）" if written else "（没有写投票对象）"
 
 
 def _summary(report: dict[str, Any]) -> Table:
@@ -62,9 +75,11 @@ def _summary(report: dict[str, Any]) -> Table:
         decided += "（发动【若愚】，免于出局）"
     if result["tie"]:
         decided += f" —— 平票 {'、'.join(result['tie'])}"
-    table.add_row("结果", f"{decided} [{result['rule']}] {result['detail']}")
+    rule = rule_text(result["rule"])
+    table.add_row("结果", f"{decided}" + (f"（{rule}）" if rule and rule != result["rule"] else "")
+                  + (f" {result['detail']}" if result["detail"] else ""))
     for flag in report["flags"]:
-        table.add_row(f"提示 {flag['kind']}", f"{flag['floor']}楼 {flag['player']}：{flag['detail']}")
+        table.add_row(f"提示：{FLAG_ZH.get(flag['kind'], '提示')}", f"{flag['floor']}楼 {flag['player']}：{flag['detail']}")
     return table
 
 

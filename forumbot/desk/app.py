@@ -63,8 +63,8 @@ def create_app(config_path: str | Path, *, host: str = DEFAULT_HOST, clock: Cloc
     needs_login = not is_loopback(host)
     if needs_login and len(token) < 8:
         raise DeskSecurityError(
-            f"the desk is bound to {host}, not to 127.0.0.1: set {TOKEN_ENV} to a login token "
-            "(at least 8 characters) or bind to 127.0.0.1"
+            f"导演台监听的是 {host}，不是 127.0.0.1：请把 {TOKEN_ENV} 设为登录口令"
+            "（至少 8 个字符），或只监听 127.0.0.1"
         )
     app = Flask("forumbot.desk", root_path=str(Path(__file__).parent))
     app.config.update(app_config(secret_key=secret_key or secrets.token_bytes(32), needs_login=needs_login,

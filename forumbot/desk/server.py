@@ -22,6 +22,7 @@ from werkzeug.serving import BaseWSGIServer, make_server
 
 from forumbot.clock import Clock
 from forumbot.desk.app import DEFAULT_HOST, DEFAULT_PORT, create_app
+from forumbot.wording import os_error_zh
 
 log = logging.getLogger("forumbot.desk")
 
@@ -105,7 +106,7 @@ def listen_error(host: str, port: int, exc: OSError, *, port_option: str | None 
         return f"导演台无法使用 {where}：这台机器没有地址 {host}。请用 127.0.0.1，或这台机器自己的地址"
     if exc.errno in (errno.EACCES, errno.EPERM):
         return f"导演台无法使用 {where}：没有权限使用端口 {port}（1024 以下要管理员权限）。请换一个 1024 以上的端口"
-    return f"导演台无法使用 {where}：{exc.strerror or exc}"
+    return f"导演台无法使用 {where}：{os_error_zh(exc)}"
 
 
 class ServedDesk:
@@ -184,7 +185,7 @@ def start_desk(config_path: str | Path, *, host: str = DEFAULT_HOST, port: int =
     thread = threading.Thread(target=server.serve_forever, name="forumbot-desk", daemon=True)
     thread.start()
     desk = DeskServer(app, server, thread)
-    log.info("director's desk at %s", " ".join(desk.urls))
+    log.info("导演台：%s", " ".join(desk.urls))
     return desk
 
 

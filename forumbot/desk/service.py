@@ -87,8 +87,8 @@ class ServiceDesk:
         needs_login = not is_loopback(host)
         if needs_login and len(token) < 8:
             raise DeskSecurityError(
-                f"the desk is bound to {host}, not to 127.0.0.1: set {TOKEN_ENV} (or [service].desk_token_file) "
-                "to a login token (at least 8 characters) or bind to 127.0.0.1")
+                f"导演台监听的是 {host}，不是 127.0.0.1：请把 {TOKEN_ENV}（或 [service].desk_token_file）"
+                "设为登录口令（至少 8 个字符），或只监听 127.0.0.1")
         self.service = service
         self.secret_key = secrets.token_bytes(32)
         self.limiter = LoginLimiter()
@@ -193,7 +193,7 @@ def _root_app(desk: ServiceDesk, *, needs_login: bool, token: str, poll_seconds:
     @app.get("/healthz")
     def healthz():
         if not is_loopback(client_address()) and not logged_in() and not _bearer_ok(token):
-            return jsonify({"error": "login required: Authorization: Bearer <desk token>"}), 401
+            return jsonify({"error": "要先登录：Authorization: Bearer <导演台口令>"}), 401
         return _health(desk.service)
 
     return app

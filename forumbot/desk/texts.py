@@ -19,6 +19,7 @@ from typing import Any, Mapping
 from engine.events import WHY_IDENTITY_ZH, WHY_ZH, parse_why
 from forumbot.views import hm  # noqa: F401 - the templates and desk modules call texts.hm
 from forumbot.wording import (ACTOR_ZH, CARD_ZH, DRAFT_KIND_ZH, DRAFT_STATE_ZH, FLAG_ZH,  # noqa: F401
+                              FORUM_ERROR_ZH,
                               PROPOSAL_STATE_ZH, PROPOSAL_ZH, RULESET_ZH, WINNER_ZH, WINNERS, card_said, card_zh,
                               draft_kind_zh, draft_state_zh)
 
@@ -84,21 +85,7 @@ def clean(text: str | None) -> str:
 # ---------------------------------------------------------------- errors
 
 # Forum refusals (``forumbot.errors``) as the outbox stores them: "ClassName: message".
-FORUM_ERROR_ZH = {
-    "ForumRefused": "论坛拒绝", "LoginFailed": "登录失败（用户名或密码不对）",
-    "LoginLockedOut": "登录失败次数过多，论坛暂时锁定", "CaptchaRequired": "论坛要求验证码",
-    "AccountNotActivated": "机器人账号未激活", "SecurityQuestionRequired": "论坛要求安全提问",
-    "SecurityQuestionWrong": "安全提问回答错误", "NotLoggedIn": "未登录", "LoginBlocked": "登录被阻止",
-    "FloodControl": "发帖太快（论坛的灌水限制）", "PostsPerHourLimit": "超过每小时发帖数限制",
-    "MessageTooShort": "帖子太短", "MessageTooLong": "帖子太长", "MessageEmpty": "帖子为空",
-    "ThreadClosed": "帖子已关闭", "NoPermission": "没有权限", "UserBanned": "机器人账号被禁言",
-    "NewbiePeriod": "机器人账号处于新手见习期", "WordBanned": "含有论坛屏蔽的词语",
-    "BadFormHash": "表单校验失败", "SiteClosed": "论坛关闭中", "ThreadNotFound": "帖子不存在",
-    "PostNotFound": "楼层不存在", "ForumNotFound": "版块不存在", "EditNotAllowed": "不允许编辑",
-    "MobileApiClosed": "论坛的手机接口已关闭", "UnknownRefusal": "论坛拒绝",
-    "ForumUnavailable": "论坛没有响应", "UnexpectedPage": "论坛返回了看不懂的页面",
-    "RobotPage": "论坛返回了给搜索引擎的页面", "Interrupted": "已中断",
-}
+# (the table lives in forumbot.wording: the log and the CLI say them the same way)
 _CLASS_PREFIX = re.compile(r"^([A-Z][A-Za-z]+): ?(.*)$", re.S)
 
 
@@ -314,6 +301,45 @@ def _event_fallback(kind: str, d: Mapping[str, Any]) -> str:
     return EVENT_KIND_ZH.get(kind, "事件")
 
 
+# The audit detail's keys as the desk's 原始数据 names them (a key not listed keeps its name).
+RAW_KEY_ZH = {
+    "draft": "草稿", "day": "第几日", "kind": "类型", "tid": "帖子 tid", "pid": "pid", "from": "原状态",
+    "to": "新状态", "policy": "审批方式", "marker": "标记", "dedupe_key": "去重键", "attempt": "第几次发送",
+    "moderated": "论坛审核", "error": "错误", "edited": "按修改稿", "rendered_at_publish": "发出时重新生成",
+    "found_by_marker": "按标记找到", "edit_pid": "编辑的帖子 pid", "edit_refused": "编辑被拒绝",
+    "instead": "改为", "retry": "重新发送", "by": "被取代于", "why": "原因", "player": "玩家",
+    "players": "玩家", "color": "颜色", "points": "扣分", "entry": "判罚编号", "proposal": "提议编号",
+    "reason": "理由", "event": "事件", "game_at": "生效时间", "entered_at": "录入时间", "name": "名字",
+    "out": "出局", "note": "备注", "source": "来源", "what": "内容", "changed": "有变化", "hash": "配置校验",
+    "file": "文件", "sha256": "校验和", "winner": "结局", "command": "指令", "commands": "指令",
+    "result": "结果", "uid": "uid", "since_pid": "审核前最新的 pid", "corrects": "更正的事件",
+    "why_correction": "更正理由", "accelerated": "加速", "matters": "待办", "state": "状态",
+    "account": "账号", "seat": "座位", "alias": "别名", "seed": "随机种子", "candidates": "候选",
+}
+_RAW_VALUES = {
+    "kind": lambda v: draft_kind_zh(v) if v in DRAFT_KIND_ZH else EVENT_KIND_ZH.get(v, v),
+    "from": draft_state_zh, "to": draft_state_zh, "state": draft_state_zh,
+    "policy": lambda v: {"auto": "自动发出", "manual": "导演审批"}.get(v, v),
+    "color": card_zh, "reason": lambda v: PROPOSAL_ZH.get(v, v),
+    "why": lambda v: {**dict(IDENTITY_WHY_CHOICES), "card": "红牌"}.get(v, v),  # a cause, or the words given
+    "source": lambda v: {"result": "计票结果"}.get(v, v), "instead": lambda v: {"new post": "发新帖"}.get(v, v),
+    "winner": lambda v: WINNER_ZH.get(v, v), "result": lambda v: _NOTIFY_RESULT_ZH.get(v, v),
+}
+
+
+def _raw_value(key: str, value: Any) -> str:
+    if isinstance(value, bool):
+        return "是" if value else "否"
+    if value is None:
+        return "无"
+    if isinstance(value, (list, tuple)):
+        return "、".join(_raw_value(key, v) for v in value) or "无"
+    if isinstance(value, str) and key in _RAW_VALUES:
+        return str(_RAW_VALUES[key](value))
+    return str(value)
+
+
 def raw_detail(action: str, detail: Mapping[str, Any]) -> str:
-    """The entry as stored, for an operator (shown collapsed)."""
-    return action + "  " + "; ".join(f"{k}={v}" for k, v in sorted(detail.items()))
+    """The entry as stored, for an operator (shown collapsed): the action's code, then
+    each field under its Chinese name, codes said in words (``草稿=3；按修改稿=是``)."""
+    return action + "  " + "；".join(f"{RAW_KEY_ZH.get(k, k)}={_raw_value(k, v)}" for k, v in sorted(detail.items()))

@@ -227,11 +227,11 @@ class DiscuzClient:
             found = detect_generation(self.transport.text_of(response))
             if found is None:
                 raise UnexpectedPage(
-                    f"{self.base_url} does not look like a Discuz! X3 or 7.2 forum (no generator "
-                    "tag, no Discuz links on its front page); check [forum].base_url, or set "
-                    '[forum].discuz = "x3" or "7.2"', response=response)
+                    f"{self.base_url} 看起来不是 Discuz! X3 或 7.2 论坛（首页没有 generator 标记，"
+                    "也没有 Discuz 的链接）；请检查 [forum].base_url，或设置 "
+                    '[forum].discuz = "x3" 或 "7.2"', response=response)
             self._dialect = DIALECTS[found]()
-            log.info("%s is a Discuz! %s forum", self.base_url, found.value)
+            log.info("%s 是 Discuz! %s 论坛", self.base_url, found.value)
         return self._dialect
 
     def save_session(self) -> None:
@@ -253,10 +253,10 @@ class DiscuzClient:
         """Log in; returns the uid. Raises a typed refusal otherwise — and after a failed
         attempt, :class:`LoginBlocked` without asking the forum until :meth:`reset_login`."""
         if not self.username or self._password_source is None:
-            raise ValueError("login needs a username and a password_source")
+            raise ValueError("登录要有用户名和密码来源（password_source）")
         if self._locked_until is not None and self._clock() < self._locked_until:
             raise LoginLockedOut(
-                "login locked out by the forum (too many failures); not trying again yet",
+                "论坛因失败次数过多暂时锁定了登录；暂不再尝试",
                 key="login_strike",
             )
         if self._login_blocked is not None:
@@ -266,7 +266,7 @@ class DiscuzClient:
         except ForumRefused as error:
             if not isinstance(error, (SiteClosed, BadFormHash)):
                 self._login_blocked = error
-                log.warning("login as %s failed (%s); not trying again until the account is fixed",
+                log.warning("以 %s 登录失败（%s）；账号问题解决之前不再尝试登录",
                             self.username, error.message)
             if isinstance(error, LoginLockedOut):
                 self._locked_until = self._clock() + LOCKOUT_SECONDS
@@ -283,8 +283,8 @@ class DiscuzClient:
         form = FormPage(self.transport.text_of(response), str(response.request.url))
         if dialect.has_captcha(form.text):
             raise CaptchaRequired(
-                "the login form asks for a captcha; the bot cannot answer it (the forum's admin "
-                "can exempt the bot's user group from the login captcha)", key="captcha_required")
+                "登录表单要求验证码；机器人不能填写验证码（论坛管理员可以让机器人所在的用户组"
+                "免登录验证码）", key="captcha_required")
         submit = dialect.login_submit(form, Credentials(self.username or "", self._password(), self.question))
         try:
             response, reply = self.transport.call(
@@ -295,7 +295,7 @@ class DiscuzClient:
             raise refusal_for(reply)
         if reply.kind is not ReplyKind.SUCCESS or auth_cookie(self.http.cookies) is None:
             raise UnknownRefusal(
-                reply.message or "login answered without an auth cookie",
+                reply.message or "登录的回应里没有登录 cookie",
                 key=reply.key, values=reply.values, response=response,
             )
         self.uid = int(reply.values["uid"]) if reply.values.get("uid", "").isdigit() else None
@@ -313,9 +313,9 @@ class DiscuzClient:
         self.uid = int(facts.get("uid", "0")) or self.uid
         if not self.uid:
             self._logged_in = False
-            raise UnknownRefusal("logged in, but the next page shows a guest", key="login_required")
+            raise UnknownRefusal("已登录，但下一个页面显示的是游客", key="login_required")
         self.save_session()
-        log.info("logged in to %s as %s (uid %d)", self.base_url, self.username, self.uid)
+        log.info("已以 %s 登录 %s（uid %d）", self.username, self.base_url, self.uid)
         return self.uid
 
     def ensure_logged_in(self) -> int | None:
@@ -336,7 +336,7 @@ class DiscuzClient:
         return bool(self.username) and self._password_source is not None and self._login_blocked is None
 
     def _relogin(self, why: str) -> None:
-        log.warning("session expired (%s); logging in again", why)
+        log.warning("登录已失效（%s）；重新登录", why)
         self._logged_in = False
         self._formhash = None
         self.login()
@@ -364,10 +364,10 @@ class DiscuzClient:
         """One thread page (mobile API when on, HTML otherwise); re-login once if expired."""
         result = self._fetch_page_once(tid, page)
         if self._logged_in and result.viewer_uid == 0 and self._can_relogin():
-            self._relogin(f"thread {tid} page {page} shows a guest")
+            self._relogin(f"帖子 {tid} 第 {page} 页显示的是游客")
             result = self._fetch_page_once(tid, page)
             if result.viewer_uid == 0:
-                raise NotLoggedIn("still a guest right after logging in again", key="login_required")
+                raise NotLoggedIn("重新登录后仍是游客", key="login_required")
         return result
 
     def _fetch_page_once(self, tid: int, page: int) -> ThreadPage:
@@ -377,7 +377,7 @@ class DiscuzClient:
             # Every message viewthread can show is in the key table except the site-closed
             # reason, which is the admin's free text: an unknown message here is that.
             raise refusal_for(reply, default=SiteClosed)
-        result = self._read(response, f"thread {tid} page {page}")
+        result = self._read(response, f"帖子 {tid} 第 {page} 页")
         if result.formhash:
             self._formhash = result.formhash
         fid = reply.values.get("fid") or page_facts(response).get("fid")
@@ -391,11 +391,11 @@ class DiscuzClient:
                              source=str(response.request.url), tz=self.tz)
         except RobotPageError as err:
             raise RobotPage(
-                f"{what}: the forum served a spider page (posts without floor links): Discuz took "
-                f"the User-Agent {self.transport.user_agent!r} for a search robot; set "
-                "[bot].user_agent to a desktop browser's", response=response) from err
+                f"{what}：论坛给的是给搜索引擎看的页面（帖子没有楼层链接）：Discuz 把 User-Agent "
+                f"{self.transport.user_agent!r} 当成了搜索引擎；请把 [bot].user_agent 设为电脑浏览器的 "
+                "User-Agent", response=response) from err
         except PageParseError as err:
-            raise UnexpectedPage(f"{what}: not a thread page: {err}", response=response) from err
+            raise UnexpectedPage(f"{what}：不是能读的帖子页面：{err}", response=response) from err
 
     def read_new(
         self, cursor: ThreadCursor, *, on_page: Callable[[int, int], None] | None = None,
@@ -414,7 +414,7 @@ class DiscuzClient:
         first = self.fetch_page(cursor.tid, cursor.last_page)
         if first.page < cursor.last_page:
             log.info(
-                "thread %d: asked page %d, forum served page %d (clamped: posts were removed)",
+                "帖子 %d：要第 %d 页，论坛给了第 %d 页（有帖子被删除，页数变少了）",
                 cursor.tid, cursor.last_page, first.page,
             )
         seen: dict[int, Post] = {}
@@ -507,10 +507,10 @@ class DiscuzClient:
                 self._last_write_at = self._clock()
                 return _reply_result(reply)
             if reply.kind is not ReplyKind.REFUSED:
-                raise UnexpectedPage(f"reply to thread {tid}: the forum answered a {reply.kind} page")
+                raise UnexpectedPage(f"回复帖子 {tid}：论坛回了一个 {reply.kind} 页面")
             raise refusal_for(reply)
 
-        return self._with_second_chances(attempt, f"reply to thread {tid}", wait_for_flood=wait_for_flood)
+        return self._with_second_chances(attempt, f"回复帖子 {tid}", wait_for_flood=wait_for_flood)
 
     def edit(self, tid: int, pid: int, message: str, *, fid: int | None = None,
              wait_for_flood: bool = True) -> ReplyResult:
@@ -526,10 +526,10 @@ class DiscuzClient:
                 return ReplyResult(pid=pid, moderated=result.moderated
                                    or result.values.get("reply_mod") == "1")
             if result.kind is not ReplyKind.REFUSED:
-                raise UnexpectedPage(f"edit of pid {pid}: the forum answered a {result.kind} page")
+                raise UnexpectedPage(f"编辑 pid {pid}：论坛回了一个 {result.kind} 页面")
             raise refusal_for(result)
 
-        return self._with_second_chances(attempt, f"edit of pid {pid}", wait_for_flood=wait_for_flood)
+        return self._with_second_chances(attempt, f"编辑 pid {pid}", wait_for_flood=wait_for_flood)
 
     def quote_for(self, tid: int, quote_pid: int) -> str:
         """The quote block the forum's reply form puts before a reply to ``quote_pid``."""
@@ -559,19 +559,19 @@ class DiscuzClient:
                 if flood_waited or not wait_for_flood:
                     raise
                 wait = error.seconds or DEFAULT_FLOODCTRL
-                log.warning("flood control on %s: waiting %.0f s, then posting once more", what, wait)
+                log.warning("%s 遇到论坛的灌水限制：等 %.0f 秒后再发一次", what, wait)
                 self.transport.pause(wait)
                 flood_waited = True
             except BadFormHash:
                 if formhash_renewed:
                     raise
-                log.warning("formhash refused on %s: reading it again", what)
+                log.warning("%s 的 formhash 被拒绝：重新读取", what)
                 self._formhash = None
                 formhash_renewed = True
             except NotLoggedIn as error:
                 if relogged or isinstance(error, LoginBlocked) or not self._can_relogin():
                     raise
-                self._relogin(f"{what} refused as guest")
+                self._relogin(f"{what}被当作游客拒绝")
                 relogged = True
 
     # ------------------------------------------------------------------ private messages
@@ -586,9 +586,9 @@ class DiscuzClient:
         re-sent when the POST may have reached the forum (``ForumUnavailable.sent``):
         look for it with :meth:`find_own_pm` first, as for a reply."""
         if isinstance(to, bool) or not isinstance(to, (int, str)) or not to:
-            raise ValueError(f"send_pm needs a uid or a user name, not {to!r}")
+            raise ValueError(f"发站内信要有 uid 或用户名，而不是 {to!r}")
         if not text.strip():
-            raise ValueError("send_pm needs a text")
+            raise ValueError("站内信内容为空")
         self._require_login()
         uid, name = (to, None) if isinstance(to, int) else (None, to)
 
@@ -604,8 +604,8 @@ class DiscuzClient:
             self._last_write_at = self._last_pm_at = self._clock()
             return sent
 
-        sent = self._with_second_chances(attempt, f"PM to {to!r}")
-        log.info("sent a PM to %s (pmid %s, %s)", to, sent.pmid, sent.via)
+        sent = self._with_second_chances(attempt, f"给 {to!r} 发站内信")
+        log.info("已给 %s 发站内信（pmid %s，%s）", f"uid {to}" if isinstance(to, int) else to, sent.pmid, sent.via)
         return sent
 
     def read_conversation(self, uid: int, *, since_id: int | None = None,
@@ -617,7 +617,7 @@ class DiscuzClient:
         everything up to ``since_id`` — 7.2 then reads one date window, not three."""
         self._require_login()
         return self._with_second_chances(
-            lambda: self._pm().conversation(self, uid, since_id, seen_at), f"PMs with uid {uid}")
+            lambda: self._pm().conversation(self, uid, since_id, seen_at), f"与 uid {uid} 的站内信")
 
     def find_own_pm(self, uid: int, marker: str, *, since_id: int | None = None) -> PrivateMessage | None:
         """The newest message the bot sent to ``uid`` containing ``marker`` — to settle a
@@ -636,7 +636,7 @@ class DiscuzClient:
         """The inbox's conversations with unread messages (one request). Opening the
         inbox turns the forum's header indicator off, not the conversations' unread."""
         self._require_login()
-        return self._with_second_chances(lambda: self._pm().unread(self), "unread PMs")
+        return self._with_second_chances(lambda: self._pm().unread(self), "未读站内信")
 
     def has_new_pm(self) -> bool:
         """Whether any conversation has an unread message (one request)."""
@@ -660,7 +660,7 @@ class DiscuzClient:
             raise FloodControl(f"距上一条短消息不到 {X3_WRITE_SPACING:g} 秒（论坛的发帖间隔）：稍后再发",
                                key="post_flood_ctrl", values={"floodctrl": str(math.ceil(remaining))})
         if remaining > 0:
-            log.info("waiting %.0f s: the forum's flood clock is shared by posts and PMs", remaining)
+            log.info("等 %.0f 秒：论坛的灌水限制对帖子和站内信一起计时", remaining)
             self.transport.pause(remaining)
 
     # ------------------------------------------------------------------ what PM dialects ask
@@ -673,7 +673,7 @@ class DiscuzClient:
                 raise self._pm_refusal(reply)
             self._formhash = page_facts(response).get("formhash")
             if not self._formhash:
-                raise UnexpectedPage(f"{page} carries no formhash", response=response)
+                raise UnexpectedPage(f"{page} 里没有 formhash", response=response)
         return self._formhash
 
     def pm_post(self, path: str, fields: dict[str, str], what: str, *, node: bool = False,
@@ -686,7 +686,7 @@ class DiscuzClient:
         if reply.kind is ReplyKind.REFUSED:
             raise self._pm_refusal(reply)
         if reply.kind is not ReplyKind.SUCCESS and not (node and reply.kind is ReplyKind.PAGE):
-            raise UnexpectedPage(f"{what}: the forum answered a {reply.kind} page", response=response)
+            raise UnexpectedPage(f"{what}：论坛回了一个 {reply.kind} 页面", response=response)
         return response, reply
 
     def pm_page(self, path: str, what: str) -> PmPage:
@@ -704,7 +704,7 @@ class DiscuzClient:
                                 source=str(response.request.url), tz=self.tz,
                                 now=_server_time(response, self.tz))
         except PageParseError as err:
-            raise UnexpectedPage(f"{what}: not a PM page: {err}", response=response) from err
+            raise UnexpectedPage(f"{what}：不是能读的站内信页面：{err}", response=response) from err
 
     def forum_now(self) -> datetime:
         return datetime.now(self.tz)
@@ -712,9 +712,9 @@ class DiscuzClient:
     def _pm_refusal(self, reply: ForumReply) -> ForumRefused:
         if reply.key == "robot_forbidden":
             return RobotForbidden(
-                "the forum answered 403 with an empty body: Discuz took the User-Agent "
-                f"{self.transport.user_agent!r} for a search robot (7.2's pm.php refuses robots); "
-                "set [bot].user_agent to a desktop browser's", key=reply.key, response=reply.response)
+                "论坛回了 403 和空页面：Discuz 把 User-Agent "
+                f"{self.transport.user_agent!r} 当成了搜索引擎（7.2 的 pm.php 拒绝搜索引擎）；"
+                "请把 [bot].user_agent 设为电脑浏览器的 User-Agent", key=reply.key, response=reply.response)
         return refusal_for(reply)
 
     # ------------------------------------------------------------------ what dialects ask
@@ -742,7 +742,7 @@ class DiscuzClient:
         if self._formhash is None or tid not in self._fids:
             self.fetch_page(tid, 1)
         if not self._formhash:
-            raise UnexpectedPage(f"thread {tid} page carries no formhash")
+            raise UnexpectedPage(f"帖子 {tid} 的页面里没有 formhash")
         return self._formhash
 
     def find_post(self, tid: int, pid: int) -> Post:
@@ -750,10 +750,10 @@ class DiscuzClient:
         response, reply = self.transport.call("GET", path, follow=True)
         if reply.kind is ReplyKind.REFUSED:
             raise refusal_for(reply)
-        for post in self._read(response, f"findpost for pid {pid}").posts:
+        for post in self._read(response, f"查找 pid {pid}").posts:
             if post.pid == pid:
                 return post
-        raise PostNotFound(f"post {pid} not found in thread {tid}", key="post_nonexistence")
+        raise PostNotFound(f"帖子 {tid} 里找不到 pid {pid}", key="post_nonexistence")
 
 
 def _server_time(response: httpx.Response, tz: tzinfo) -> datetime:

@@ -61,7 +61,7 @@ class D72Dialect(Dialect):
     def login_submit(self, form: FormPage, who: Credentials) -> Submit:
         fields = form.fields("loginform")
         if "formhash" not in fields:
-            raise UnexpectedPage("the 7.2 login page has no form#loginform with a formhash")
+            raise UnexpectedPage("7.2 的登录页面里没有带 formhash 的 form#loginform")
         questionid, answer = who.question or (0, "")
         fields.update({
             "referer": "index.php",
@@ -91,7 +91,7 @@ class D72Dialect(Dialect):
         path = f"post.php?action=reply{_fid(fid)}&tid={tid}"
         if quote_pid is not None:
             path += f"&repquote={quote_pid}"
-        form = self._post_form(ctx, path, f"reply form of thread {tid}")
+        form = self._post_form(ctx, path, f"帖子 {tid} 的回复表单")
         fields = form.fields("postform")
         prefill = fields.get("message", "")
         if quote_pid is not None and "[quote]" not in prefill:
@@ -104,7 +104,7 @@ class D72Dialect(Dialect):
     def prepare_edit(self, ctx: Context, tid: int, pid: int, fid: int | None, message: str) -> Submit:
         fid = fid or ctx.fid_for(tid)
         form = self._post_form(ctx, f"post.php?action=edit{_fid(fid)}&tid={tid}&pid={pid}&page=1",
-                               f"edit form of pid {pid}")
+                               f"pid {pid} 的编辑表单")
         fields = form.fields("postform")
         fields["message"] = message
         return Submit(form.action("postform") or "post.php?action=edit&extra=&editsubmit=yes&mod=",
@@ -113,7 +113,7 @@ class D72Dialect(Dialect):
     def quote_for(self, ctx: Context, tid: int, quote_pid: int) -> str:
         path = f"post.php?action=reply{_fid(ctx.fid_for(tid))}&tid={tid}&repquote={quote_pid}"
         form = self._post_form(ctx, path,
-                               f"quote form for pid {quote_pid}")
+                               f"引用 pid {quote_pid} 的表单")
         if (m := _QUOTE_BLOCK.search(form.fields("postform").get("message", ""))) is not None:
             return m.group(0)
         return self.quote_for_post(ctx, tid, quote_pid)
@@ -128,10 +128,10 @@ class D72Dialect(Dialect):
         form = ctx.form(path)
         if self.has_captcha(form.text):
             raise CaptchaRequired(
-                f"the {what} asks for a captcha; the bot cannot answer it (the forum's admin can "
-                "exempt the bot's user group)", key="captcha_required")
+                f"{what}要求验证码；机器人不能填写验证码（论坛管理员可以让机器人所在的用户组"
+                "免验证码）", key="captcha_required")
         if form.form("postform") is None:
-            raise UnexpectedPage(f"the {what} has no form#postform")
+            raise UnexpectedPage(f"{what}里没有 form#postform")
         return form
 
 

@@ -50,15 +50,15 @@ class D72Pm(PmDialect):
                       "lastdaterange": f"{now.year}-{now.month}-{now.day}", "message": text}
             response, _ = client.pm_post(
                 f"pm.php?action=send&uid={to_uid}&pmsubmit=yes&infloat=yes&inajax=1", fields,
-                "send a PM (reply form)", node=True)
-            page = client.pm_read(response, "the answer to a PM")
+                "发站内信（回复表单）", node=True)
+            page = client.pm_read(response, "发站内信的回应")
             if page.kind is not PmPageKind.SENT or not page.messages:
-                raise UnexpectedPage("the PM answer holds no message node")
+                raise UnexpectedPage("发站内信的回应里没有消息")
             return PmSent(page.messages[-1].id, to_uid, "reply")
         fields = {"formhash": formhash, "handlekey": "sendpm", "msgto": to_username or "",
                   "message": text, "pmsubmit": "true"}
         client.pm_post("pm.php?action=send&pmsubmit=yes&infloat=yes&sendnew=yes&inajax=1", fields,
-                       "send a PM (send form)")
+                       "发站内信（发送表单）")
         return PmSent(None, None, "page")
 
     def conversation(self, client: DiscuzClient, uid: int, since_id: int | None,
@@ -74,12 +74,12 @@ class D72Pm(PmDialect):
         messages: list[PrivateMessage] = []
         for daterange in windows:
             page = client.pm_page(f"pm.php?uid={uid}&daterange={daterange}",
-                                  f"the conversation with uid {uid}")
+                                  f"与 uid {uid} 的对话")
             messages = list(page.messages)
             if since_id is None or any(m.id <= since_id for m in messages):
                 break
         return newer(messages, since_id)
 
     def unread(self, client: DiscuzClient) -> list[PmConversation]:
-        return [c for c in client.pm_page("pm.php?filter=newpm", "the unread PMs").conversations
+        return [c for c in client.pm_page("pm.php?filter=newpm", "未读站内信").conversations
                 if c.unread]

@@ -42,23 +42,23 @@ class X3Pm(PmDialect):
             if not to_uid:
                 fields["username"] = to_username or ""
             response, reply = client.pm_post(f"{API}&module=sendpm{target}&pmsubmit=yes", fields,
-                                             "send a PM (mobile API)")
+                                             "发站内信（手机版接口）")
             pmid = reply.values.get("pmid", "")
             return PmSent(int(pmid) if pmid.isdigit() and int(pmid) > 0 else None, to_uid, "api")
         if to_uid:
             fields = {"pmsubmit": "true", "touid": str(to_uid), "formhash": formhash,
                       "handlekey": "showMsgBox", "message": text, "messageappend": ""}
             _, reply = client.pm_post(f"home.php?mod=spacecp&ac=pm&op=send&touid={to_uid}&inajax=1",
-                                      fields, "send a PM (popup form)")
+                                      fields, "发站内信（弹出表单）")
             pmid = reply.values.get("pmid", "")
             if not pmid.isdigit():
-                raise UnexpectedPage("the PM was accepted, but the answer names no pmid")
+                raise UnexpectedPage("站内信已被接受，但回应里没有 pmid")
             return PmSent(int(pmid), to_uid, "popup")
         fields = {"referer": client.base_url + "home.php?mod=space&do=pm", "pmsubmit": "true",
                   "formhash": formhash, "username": to_username or "", "message": text,
                   "pmsubmit_btn": "true"}
         client.pm_post("home.php?mod=spacecp&ac=pm&op=send&touid=0&pmid=0", fields,
-                       "send a PM (full-page form)", referer=client.base_url + FORM_PAGE)
+                       "发站内信（整页表单）", referer=client.base_url + FORM_PAGE)
         return PmSent(None, None, "page")
 
     def conversation(self, client: DiscuzClient, uid: int, since_id: int | None,
@@ -67,7 +67,7 @@ class X3Pm(PmDialect):
             base = f"{API}&module=mypm&subop=view&touid={uid}"
         else:
             base = f"home.php?mod=space&do=pm&subop=view&touid={uid}"
-        page = client.pm_page(base, f"the conversation with uid {uid}")
+        page = client.pm_page(base, f"与 uid {uid} 的对话")
         messages = list(page.messages)
         # The newest page comes first; older pages only while they may hold new ones.
         for _ in range(MAX_EARLIER_PAGES):
@@ -76,11 +76,11 @@ class X3Pm(PmDialect):
             if any(m.id <= since_id for m in page.messages):
                 break
             page = client.pm_page(f"{base}&page={page.earlier_page}",
-                                  f"the conversation with uid {uid}, page {page.earlier_page}")
+                                  f"与 uid {uid} 的对话第 {page.earlier_page} 页")
             messages.extend(page.messages)
         return newer(messages, since_id)
 
     def unread(self, client: DiscuzClient) -> list[PmConversation]:
         path = (f"{API}&module=mypm&filter=newpm" if client.use_api
                 else "home.php?mod=space&do=pm&filter=newpm")
-        return [c for c in client.pm_page(path, "the unread PMs").conversations if c.unread]
+        return [c for c in client.pm_page(path, "未读站内信").conversations if c.unread]

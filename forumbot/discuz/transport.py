@@ -94,7 +94,7 @@ class Transport:
         self._charset = charset or "utf-8"
         self.store = CookieStore(cookie_path) if cookie_path is not None else None
         if self.store is not None and self.store.load(self.http.cookies):
-            log.info("loaded saved forum session from %s", self.store.path)
+            log.info("已从 %s 读入保存的论坛登录", self.store.path)
 
     # ------------------------------------------------------------------ state
 
@@ -124,7 +124,7 @@ class Transport:
 
     def _check_stop(self) -> None:
         if self.stop is not None and self.stop.is_set():
-            raise Interrupted("stopping: the run was asked to end, no further requests sent")
+            raise Interrupted("正在停止：已要求结束运行，不再发出请求")
 
     def text_of(self, response: httpx.Response) -> str:
         return decode(response.content, response.headers.get("content-type"))[0]
@@ -190,14 +190,14 @@ class Transport:
                     else UnavailableReason.TRUNCATED
                 )
                 raise ForumUnavailable(
-                    f"{method} {path or '/'}: {reply.key or 'no usable answer'} (HTTP {response.status_code})",
+                    f"{method} {path or '/'}：{reply.key or '没有可用的回应'}（HTTP {response.status_code}）",
                     reason=reason, sent=True, response=response,
                 )
             if follow and method == "GET" and reply.kind is ReplyKind.REDIRECT and reply.forward_url:
                 url = urljoin(url, reply.forward_url.replace("BASE/", self.base_url)).split("#")[0]
                 continue
             return response, reply
-        raise ForumUnavailable(f"{method} {path or '/'}: too many redirects", reason=UnavailableReason.DROPPED,
+        raise ForumUnavailable(f"{method} {path or '/'}：重定向次数太多", reason=UnavailableReason.DROPPED,
                                sent=True)
 
     def _exchange(self, method: str, url: str, *, data: dict[str, str] | None, referer: str | None) -> httpx.Response:
@@ -218,17 +218,17 @@ class Transport:
             response = self.http.request(method, url, content=content, headers=headers, follow_redirects=False)
         except (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout) as err:
             raise ForumUnavailable(
-                f"{method} {shown}: could not connect to {self.base_url} ({type(err).__name__})",
+                f"{method} {shown}：连接不上 {self.base_url}（{type(err).__name__}）",
                 reason=UnavailableReason.CONNECT, sent=False, original=err,
             ) from err
         except httpx.TimeoutException as err:
             raise ForumUnavailable(
-                f"{method} {shown}: timed out ({type(err).__name__})",
+                f"{method} {shown}：响应超时（{type(err).__name__}）",
                 reason=UnavailableReason.TIMEOUT, sent=True, original=err,
             ) from err
         except httpx.HTTPError as err:
             raise ForumUnavailable(
-                f"{method} {shown}: connection lost ({type(err).__name__})",
+                f"{method} {shown}：连接中断（{type(err).__name__}）",
                 reason=UnavailableReason.DROPPED, sent=True, original=err,
             ) from err
         log.debug("%s %s -> %d", method, shown, response.status_code)

@@ -51,13 +51,13 @@ def user_agent_problem(agent: str) -> str | None:
     """Why Discuz would not treat ``agent`` as a desktop browser, or None if it would."""
     lowered = agent.lower()
     if not lowered.strip():
-        return "it is empty"
+        return "它是空的"
     for word in ROBOT_WORDS:
         if word in lowered:
-            return (f"it contains {word!r}, which Discuz takes for a search robot "
-                    "(it would serve thread pages without floor numbers and refuse the login)")
+            return (f"它含有 {word!r}，Discuz 会把它当作搜索引擎"
+                    "（给出没有楼层号的帖子页面，并拒绝登录）")
     for word in MOBILE_WORDS:
         if word in lowered:
-            return (f"it contains {word!r}, which Discuz takes for a phone "
-                    "(it would serve touch pages, without post ids or exact times)")
+            return (f"它含有 {word!r}，Discuz 会把它当作手机"
+                    "（给出触屏版页面，没有帖子编号和准确时间）")
     return None

@@ -97,7 +97,7 @@ class X3Dialect(Dialect):
         form = ctx.form(f"forum.php?mod=post&action=edit{fid_part}&tid={tid}&pid={pid}&page=1")
         fields = {k: v for k, v in _edit_form_fields(form).items()}
         if "formhash" not in fields:
-            raise UnexpectedPage(f"edit form for pid {pid} has no formhash")
+            raise UnexpectedPage(f"pid {pid} 的编辑表单里没有 formhash")
         fields.update({"message": message, "wysiwyg": "0", "tid": str(tid), "pid": str(pid),
                        "editsubmit": "true"})
         return Submit("forum.php?mod=post&action=edit&extra=&editsubmit=yes&inajax=1", fields,

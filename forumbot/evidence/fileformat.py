@@ -31,6 +31,7 @@ from engine.state import DayWindow, GameState
 from forumbot.config import ForumSettings, GameConfig
 from forumbot.store.codec import canonical_json, post_from_dict, sha256_hex
 from forumbot.store.records import Event, EventKind
+from forumbot.wording import os_error_zh
 from parsers.models import Post
 
 FORMAT = "forumbot-evidence"
@@ -115,7 +116,7 @@ def load(path: str | Path) -> Evidence:
     except IsADirectoryError:
         raise EvidenceError(f"{path}：这是一个文件夹，不是证据文件") from None
     except OSError as exc:
-        raise EvidenceError(f"{path}：无法读取（{exc.strerror or exc}）") from None
+        raise EvidenceError(f"{path}：无法读取（{os_error_zh(exc)}）") from None
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

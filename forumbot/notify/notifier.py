@@ -50,6 +50,7 @@ from typing import TYPE_CHECKING, Any
 
 from forumbot import errors
 from forumbot.health import storage_problem
+from forumbot.wording import forum_error_zh
 from forumbot.notify.codes import Codes
 from forumbot.notify.commands import parse
 from forumbot.notify.handle import ACTOR, Handler, state_line
@@ -159,20 +160,20 @@ class Notifier:
             self._pass(uid, now, report, result)
         except errors.ForumUnavailable as exc:  # the forum is down: the pass says so (outage, backoff)
             if self.note is not None:
-                self.note(report, "director's PMs", exc)
+                self.note(report, "导演的站内信", exc)
             else:
-                log.warning("director's PMs: %s", exc)
+                log.warning("导演的站内信：%s", exc)
         except errors.ForumError as exc:
             # A refusal of the PM pages is no reason to slow the game's polling down: it is
             # logged, and one the director must know of is an alarm (on the desk, in status).
-            log.warning("director's PMs: %s: %s", type(exc).__name__, exc)
+            log.warning("导演的站内信：%s", forum_error_zh(f"{type(exc).__name__}: {exc}"))
             if type(exc).__name__ in _PM_REFUSED_ZH:
                 self._cannot_reach(exc, now)
         except Exception as exc:  # noqa: BLE001 - the PMs never stop the game's counting
             if storage_problem(exc, self.rt.store.path) is not None:
                 raise
-            log.exception("director's PMs: unexpected error")
-            report.errors.append(f"director's PMs: {type(exc).__name__}: {exc}")
+            log.exception("导演的站内信：意外的错误")
+            report.errors.append(f"导演的站内信：意外的错误：{type(exc).__name__}: {exc}")
         return result
 
     def _pass(self, uid: int, now: datetime, report: TickReport, result: PassResult) -> None:
@@ -229,7 +230,7 @@ class Notifier:
                     "然后重启机器人", at=now, detail={"director": name})
             return None
         self.rt.store.set_meta("notify:director", json.dumps({"name": name, "uid": uid}, ensure_ascii=False))
-        log.info("the director %s is uid %d (from their posts)", name, uid)
+        log.info("导演 %s 的 uid 是 %d（从其发帖得知）", name, uid)
         return uid
 
     def _uid_from_posts(self, name: str) -> int | None:
@@ -398,8 +399,8 @@ class Notifier:
             detail = {"uid": message.uid, "name": message.author, "pmid": message.id,
                       "commands": [c.text for c in commands]}
             self.rt.store.audit(FOREIGN_ACTOR, "notify.foreign", detail, at=now)
-            log.warning("PM from %s (uid %s) with %d command(s): not a director, not carried out", message.author,
-                        message.uid, len(commands))
+            log.warning("%s（uid %s）发来站内信指令 %s：不是导演，不执行", message.author,
+                        message.uid, [c.text for c in commands])
             answer = self.settings.answer_others and self._due(f"notify:answered:{message.uid}",
                                                                 FOREIGN_ANSWER_EVERY, now)
             self._record(message, message.uid, [{**detail, "result": "ignored", "answered": answer}], now)
@@ -492,7 +493,7 @@ class Notifier:
                                                    pause=self.client.transport.pause,
                                                    may_send=self.may_send)
         except PublisherBusyError:
-            log.info("another process is sending: the director's PMs wait for the next pass")
+            log.info("另一个进程正在发送：导演的站内信等下一轮再发")
             return []
         for outcome in outcomes:
             row = self.pmbox.get(outcome.row)

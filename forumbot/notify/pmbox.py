@@ -285,7 +285,7 @@ class PmBox:
             if found is not None:
                 self._unsure.pop(row.id, None)
                 self._done(row.id, found.id, clock_now(), found=True)
-                log.info("PM #%d: found in the conversation as pmid %d (not sent again)", row.id, found.id)
+                log.info("站内信 #%d：已在对话里找到（pmid %d），不再重发", row.id, found.id)
                 return SendOutcome(row.id, "found", pmid=found.id)
         now = clock_now()
         with self.store.write() as conn:
@@ -303,8 +303,8 @@ class PmBox:
                 conn.execute("UPDATE notify_pms SET state = ?, last_error = ?, updated_at = ? WHERE id = ?",
                              ("queued" if transient else "failed", f"{type(exc).__name__}: {exc.message}",
                               iso(clock_now()), row.id))
-            log.warning("PM #%d to uid %d: the forum refused (%s): %s", row.id, row.to_uid,
-                        "later" if transient else "for good", exc.message)
+            log.warning("给 uid %d 的站内信 #%d：论坛拒绝（%s）：%s", row.to_uid, row.id,
+                        "稍后再发" if transient else "不再发送", exc.message)
             return SendOutcome(row.id, "deferred" if transient else "failed", error=exc)
         except errors.ForumUnavailable as exc:
             if not exc.sent:  # the request never left: nothing can be on the forum

@@ -15,7 +15,6 @@ other games go on.
 from __future__ import annotations
 
 import logging
-import re
 import sqlite3
 from dataclasses import replace
 from datetime import datetime, timedelta
@@ -34,6 +33,7 @@ from forumbot.service.pool import SessionPool, session_key
 from forumbot.service.scanner import GameFile
 from forumbot.service.schedule import HOT_BEFORE_DEADLINE, GamePlan, Job, ThreadState
 from forumbot.service.summary import GameSummary, facts
+from forumbot.wording import RULESET_ZH
 
 log = logging.getLogger("forumbot.service")
 
@@ -88,7 +88,7 @@ class GameSlot:
             self._fail("配置或数据库有误，这局游戏没有运行（改好配置文件后自动重试）", str(exc))
             return
         except Exception as exc:  # noqa: BLE001 - one game's surprise must not stop the service
-            log.exception("cannot open the game")
+            log.exception("无法打开这局游戏")
             self._fail("无法打开这局游戏（详情见日志）", f"{type(exc).__name__}: {exc}")
             return
         database = rt.settings.agent.database.resolve()
@@ -135,7 +135,8 @@ class GameSlot:
         self._data_version = self._version()
         self.update_plan(rt.clock.now(), polled=(), before={})
         self._summarize()
-        log.info("running %s (%s), database %s", self.file.path, rt.config.rules.name, rt.settings.agent.database)
+        log.info("开始运行 %s（%s），数据库 %s", self.file.path, RULESET_ZH.get(rt.config.rules.name, rt.config.rules.name),
+                 rt.settings.agent.database)
         return True
 
     def _open_log_file(self, rt: Runtime) -> None:
@@ -173,7 +174,7 @@ class GameSlot:
 
     def _fail(self, message: str, detail: str) -> None:
         self.state, self.error, self.detail = "error", message, detail
-        log.warning("%s", detail)
+        log.warning("%s：%s", message, detail)
         self._summarize()
 
     @property
@@ -203,7 +204,7 @@ class GameSlot:
             wait = min(CRASH_FIRST * 2 ** (self.crashes - 1), CRASH_MAX)
             plan.not_before = started + timedelta(seconds=wait)
             plan.last_pass = started
-            log.exception("the pass failed; next try in %.0f s", wait)
+            log.exception("这一轮出错；%.0f 秒后重试", wait)
             self.pass_errors = (f"上一轮出错（{type(exc).__name__}），{int(wait)} 秒后重试；详情见日志",)
             agent.health.fail(PASS_PROBLEM, self.pass_errors[0], f"{type(exc).__name__}: {exc}", now=started)
             self._summarize()
@@ -292,10 +293,10 @@ class GameSlot:
         pms = self.agent.notifier.pmbox.pending() if self.agent is not None else []
         if over is not None and not sending and not pms:
             if self.state != "finished":
-                log.info("the game is over (%s); no more passes", over.how)
+                log.info("游戏已结束（%s）；不再读帖", "导演宣布" if over.how == "recorded" else "最后一日已计票")
             self.state = "finished"
         elif self.state == "finished":
-            log.info("the game goes on again")
+            log.info("游戏继续进行")
             self.state = "running"
 
     def wake(self, now: datetime) -> None:
@@ -348,7 +349,7 @@ class GameSlot:
         try:
             found = facts(self.rt, now, state)
         except Exception as exc:  # noqa: BLE001 - a summary is a courtesy
-            log.warning("cannot summarise the game: %s", exc)
+            log.warning("无法汇总这局游戏的情况：%s", exc)
             found = {}
         problems = base.problems + self.pass_errors
         if self.agent is not None:
@@ -358,30 +359,20 @@ class GameSlot:
                                agent="forumbot serve" if self.lock is not None else "")
 
 
-_WHAT = [
-    (re.compile(r"^rescan thread (\d+)$"), r"截止后重读帖子 \1"),
-    (re.compile(r"^thread (\d+)$"), r"读帖子 \1"),
-    (re.compile(r"^day (\d+)$"), r"第\1日"),
-    (re.compile(r"^moderation check of #(\d+)$"), r"查看 #\1 是否已审核"),
-]
-_WORDS = {"poll": "读帖", "publish": "发帖", "recover": "恢复未发完的帖子", "choosing how to read threads": "选择读帖方式"}
-_KIND = {"forum unavailable": "论坛无法访问", "forum refused": "论坛拒绝", "forum error": "出错"}
+_KIND = ("论坛无法访问", "论坛拒绝", "出错")
 
 
 def error_zh(line: str) -> str:
-    """A pass's error line (English, for the log) said for the director: what was being
-    done, and the forum's own words when it gave any."""
-    what, _, rest = line.partition(": ")
-    said = _WORDS.get(what)
-    for pattern, repl in _WHAT:
-        if said is None and pattern.match(what):
-            said = pattern.sub(repl, what)
-    kind, _, message = rest.partition(": ")
-    kind_zh = _KIND.get(kind)
-    if kind_zh is None:
-        return f"{said or '本轮'}出错（详情见日志）"
-    chinese = message if any("\u4e00" <= ch <= "\u9fff" for ch in message) else ""
-    return f"{said or '本轮'}：{kind_zh}" + (f"（{chinese}）" if chinese else "")
+    """A pass's error line (the agent's log line, ``读帖子 12：论坛拒绝：抱歉，…``) said
+    for the game list: what was being done, the kind of trouble, and the forum's own
+    words when it gave any (an unexpected error's details stay in the log)."""
+    what, _, rest = line.partition("：")
+    kind, _, message = rest.partition("：")
+    if kind not in _KIND or kind == "出错":
+        return f"{what or '本轮'}出错（详情见日志）"
+    # The forum's refusal in its own words; an outage's details (the request) stay in the log.
+    chinese = message if kind == "论坛拒绝" and any("\u4e00" <= ch <= "\u9fff" for ch in message) else ""
+    return f"{what}：{kind}" + (f"（{chinese}）" if chinese else "")
 
 
 __all__ = ["GameSlot", "error_zh"]

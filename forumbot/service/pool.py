@@ -103,18 +103,18 @@ class Session:
         forum = rt.config.forum
         path = rt.config.path
         if forum.timezone != self.forum.timezone:
-            raise ConfigError(f"{path}: [forum].timezone: {forum.timezone} differs from {self.forum.timezone} of "
-                              f"game {self.opened_by} on the same forum and account (one forum, one time zone)")
+            raise ConfigError(f"{path}: [forum].timezone: {forum.timezone} 与同一论坛、同一账号的游戏 "
+                              f"{self.opened_by} 的 {self.forum.timezone} 不同（一个论坛只有一个时区）")
         if "auto" not in (forum.discuz, self.forum.discuz) and forum.discuz != self.forum.discuz:
-            raise ConfigError(f"{path}: [forum].discuz: {forum.discuz} differs from {self.forum.discuz} of "
-                              f"game {self.opened_by} on the same forum")
+            raise ConfigError(f"{path}: [forum].discuz: {forum.discuz} 与同一论坛的游戏 {self.opened_by} "
+                              f"的 {self.forum.discuz} 不同")
         bot = rt.settings.bot
         differs = [k for k in ("cookie_file", "password_file", "user_agent", "question_id", "password_md5")
                    if not _same_setting(getattr(bot, k), getattr(self.bot, k))]
         if differs and game != self.opened_by:
-            log.warning("[bot] %s differ from game %s's; the shared session of %s keeps game %s's "
-                        "(give every game of one account the same [bot] settings: forumbot login saves "
-                        "the session to the game's cookie_file)", ", ".join(differs), self.opened_by,
+            log.warning("[bot] 的 %s 与游戏 %s 的不同；%s 的共用登录沿用游戏 %s 的设置"
+                        "（同一账号的各局请用相同的 [bot] 设置：forumbot login 把登录保存到"
+                        "这一局的 cookie_file）", "、".join(differs), self.opened_by,
                         self.key, self.opened_by)
         self.intervals[game] = rt.settings.agent.min_request_interval_seconds
         self._set_interval()
@@ -162,7 +162,7 @@ class Session:
             return
         left = self.last_write + self.flood_seconds - self._now_seconds()
         if left > 0:
-            log.info("waiting %.0f s: %s posted less than %g s ago (the forum's flood control)",
+            log.info("等 %.0f 秒：%s 上次发帖不到 %g 秒（论坛的灌水限制）",
                      left, self.key.username, self.flood_seconds)
             self.client.transport.pause(left)
 
@@ -174,7 +174,7 @@ class Session:
         """The forum refused for flood control anyway: its interval is longer than ours."""
         seconds = getattr(error, "seconds", None)
         if seconds and seconds + 1 > self.flood_seconds:
-            log.warning("%s: the forum's flood interval is %g s; posts are spaced %g s from now on",
+            log.warning("%s：论坛的灌水间隔是 %g 秒；此后每两篇帖子间隔 %g 秒",
                         self.key, seconds, seconds + 1)
             self.flood_seconds = float(seconds) + 1
 
@@ -189,14 +189,14 @@ class Session:
         self.failures += 1
         if self.down_since is None:
             self.down_since = now
-            log.warning("%s: the forum cannot be reached; the games on it wait (one probe at a time)",
+            log.warning("%s：论坛无法访问；这个论坛上的各局等待（每次只试探一次）",
                         self.key)
         wait = min(DOWN_FIRST * (2 ** (self.failures - 1)), DOWN_MAX)
         self.down_until = now + timedelta(seconds=wait)
 
     def mark_up(self, now: datetime) -> None:
         if self.down_since is not None:
-            log.info("%s: the forum answers again (unreachable since %s)", self.key,
+            log.info("%s：论坛恢复访问（自 %s 起无法访问）", self.key,
                      self.down_since.isoformat(timespec="seconds"))
         self.down_since = self.down_until = None
         self.failures = 0
@@ -305,7 +305,7 @@ class SessionPool:
         use: no request is sent until the game's agent starts)."""
         game = game or str(rt.config.path)
         if not rt.config.forum.base_url:
-            raise ConfigError(f"{rt.config.path}: [forum].base_url: missing (the agent needs the forum's address)")
+            raise ConfigError(f"{rt.config.path}: [forum].base_url: 缺少（机器人要知道论坛的地址）")
         key = session_key(rt)
         session = self.sessions.get(key)
         if session is None:
@@ -313,7 +313,7 @@ class SessionPool:
             client = make_client(rt, http=http, stop=self.stop, password_file=self.password_file)
             session = Session(key, client, rt, game, flood_seconds=self.flood_seconds)
             self.sessions[key] = session
-            log.info("opened the forum session of %s", key)
+            log.info("打开了 %s 的论坛登录", key)
         session.join(game, rt)
         self.games[game] = key
         return GameClient(session, game)
@@ -330,7 +330,7 @@ class SessionPool:
             session.client.save_session()
             session.client.http.close()
             del self.sessions[key]
-            log.info("closed the forum session of %s (no game left on it)", key)
+            log.info("关闭了 %s 的论坛登录（已没有游戏用它）", key)
 
     def close(self) -> None:
         for session in self.sessions.values():

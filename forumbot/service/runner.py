@@ -43,6 +43,7 @@ from forumbot.service.pool import SessionPool
 from forumbot.service.scanner import GameFile, scan
 from forumbot.service.settings import ServiceSettings
 from forumbot.service.summary import GameSummary
+from forumbot.wording import os_error_zh
 
 log = logging.getLogger("forumbot.service")
 
@@ -100,7 +101,7 @@ class Service:
             from forumbot.config import ConfigError
 
             raise ConfigError(f"{self.settings.source or 'forumbot serve'}: [service].games: "
-                              f"{self.folder} is not a folder (it holds the game configs)")
+                              f"{self.folder} 不是文件夹（它应存放各局的配置）")
         try:
             self.lock = InstanceLock.acquire(self.folder / SERVICE_LOCK, role="service", since=self.started,
                                              wait_seconds=1.0)
@@ -113,7 +114,7 @@ class Service:
 
     def run(self, *, until: Callable[[], bool] | None = None) -> None:
         """Serve until ``stop`` is set (or ``until()`` says so)."""
-        log.info("serving the games in %s (pid %d)", self.folder, os.getpid())
+        log.info("开始运行 %s 里的各局游戏（pid %d）", self.folder, os.getpid())
         try:
             while not self.stop.is_set() and not (until is not None and until()):
                 if not self.step():
@@ -175,13 +176,13 @@ class Service:
             found = scan(self.folder)
         except OSError as exc:
             if self.folder_error is None:
-                log.warning("cannot read the games folder %s: %s", self.folder, exc.strerror or exc)
-            self.folder_error = f"无法读取游戏文件夹 {self.folder}：{exc.strerror or exc}"
+                log.warning("无法读取游戏文件夹 %s：%s", self.folder, os_error_zh(exc))
+            self.folder_error = f"无法读取游戏文件夹 {self.folder}：{os_error_zh(exc)}"
             return
         self.folder_error = None
         for name in [n for n in self.slots if n not in found]:
             with self._game(name):
-                log.info("config removed: the game is no longer run (its database is kept as it is)")
+                log.info("配置已移走：不再运行这一局（它的数据库原样保留）")
                 self.slots.pop(name).close()
         for name, file in found.items():
             slot = self.slots.get(name)
@@ -192,10 +193,10 @@ class Service:
                 continue
             with self._game(name):
                 if slot is not None:
-                    log.info("config changed: reloading the game")
+                    log.info("配置有变化：重新载入这一局")
                     slot.close()
                 else:
-                    log.info("new game: %s", file.path)
+                    log.info("新的一局：%s", file.path)
                 self.slots[name] = self._open(file)
 
     def _open(self, file: GameFile) -> GameSlot:

@@ -23,8 +23,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from forumbot.config import ConfigError
+from forumbot.config import ConfigError, toml_error_zh
 from forumbot.settings import KeyReader
+from forumbot.wording import os_error_zh
 
 SERVICE_ENV = "FORUMBOT_SERVICE"
 KEYS = {"games", "desk", "desk_host", "desk_port", "desk_token_file", "password_file", "log_file",
@@ -67,7 +68,7 @@ class ServiceSettings:
             except SecretError as exc:
                 where = self.source or "forumbot serve"
                 raise ConfigError(f"{where}: [service].desk_token_file: "
-                                  f"{str(exc).replace('password file', 'token file')}") from None
+                                  f"{str(exc).replace('密码文件', '令牌文件')}") from None
         return None
 
 
@@ -76,11 +77,11 @@ def load_service(path: str | Path) -> ServiceSettings:
     try:
         doc = tomllib.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
-        raise ConfigError(f"{path}: cannot read: {exc.strerror or exc}") from None
+        raise ConfigError(f"{path}: 无法读取：{os_error_zh(exc)}") from None
     except UnicodeDecodeError:
-        raise ConfigError(f"{path}: not UTF-8 text") from None
+        raise ConfigError(f"{path}: 不是 UTF-8 编码的文本（请用 UTF-8 保存）") from None
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+        raise ConfigError(f"{path}: {toml_error_zh(exc)}") from None
     return _Reader(path).read(doc)
 
 
@@ -93,27 +94,27 @@ class _Reader(KeyReader):
     def read(self, doc: dict[str, Any]) -> ServiceSettings:
         unknown = sorted(set(doc) - {"service"})
         if unknown:
-            raise self.fail(f"[{unknown[0]}]", "unknown table (a service file has one table: [service])")
+            raise self.fail(f"[{unknown[0]}]", "未知的表（服务文件只有一个表：[service]）")
         table = doc.get("service")
         if not isinstance(table, dict):
-            raise self.fail("[service]", "missing table")
+            raise self.fail("[service]", "缺少这个表")
         for key in table:
             if key.lower() in ("password", "token", "desk_token", "secret"):
-                raise self.fail(f"[service].{key}", "secrets never go in the file: name a file only you "
-                                                     "can read (password_file, desk_token_file) or use the "
-                                                     "environment (FORUMBOT_PASSWORD, FORUMBOT_DESK_TOKEN)")
+                raise self.fail(f"[service].{key}", "密码和令牌不能写在文件里：请指定一个只有你能读的文件"
+                                                     "（password_file、desk_token_file），或用环境变量"
+                                                     "（FORUMBOT_PASSWORD、FORUMBOT_DESK_TOKEN）")
         unknown = sorted(set(table) - KEYS)
         if unknown:
-            raise self.fail(f"[service].{unknown[0]}", f"unknown key (known keys: {', '.join(sorted(KEYS))})")
+            raise self.fail(f"[service].{unknown[0]}", f"未知的键（可用的键：{'、'.join(sorted(KEYS))}）")
         games = self.path_value(table, "games", "[service]")
         if games is None:
-            raise self.fail("[service].games", "missing (the folder that holds the game configs)")
+            raise self.fail("[service].games", "缺少（存放各局配置的文件夹）")
         port = table.get("desk_port", 8765)
         if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
-            raise self.fail("[service].desk_port", f"expected a port number (0–65535), got {port!r}")
+            raise self.fail("[service].desk_port", f"应为端口号（0–65535），实际是 {port!r}")
         host = table.get("desk_host", "127.0.0.1")
         if not isinstance(host, str) or not host.strip():
-            raise self.fail("[service].desk_host", f"expected an address such as 127.0.0.1, got {host!r}")
+            raise self.fail("[service].desk_host", f"应为地址，例：127.0.0.1，实际是 {host!r}")
         return ServiceSettings(
             games=games,
             desk=bool(self.flag(table, "desk", "[service]", True)),

@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from forumbot.runtime import Runtime
+from forumbot.wording import os_error_zh
 
 # A running game whose last pass is older than this many poll intervals (at least five
 # minutes) is in trouble: its agent hangs or the service cannot keep up.
@@ -183,12 +184,12 @@ def status_all(folder: str | None, *, as_json: bool) -> int:
 
     where = Path(folder) if folder else games_folder()
     if where is None:
-        raise click.UsageError("--all needs the games folder: --games DIR, FORUMBOT_SERVICE=service.toml "
-                               "or FORUMBOT_GAMES=DIR")
+        raise click.UsageError("--all 要知道各局配置所在的文件夹：请用 --games 文件夹，或设置 "
+                               "FORUMBOT_SERVICE=service.toml 或 FORUMBOT_GAMES=文件夹")
     try:
         found = scan(where)
     except OSError as exc:
-        raise click.ClickException(f"无法读取游戏文件夹 {where}：{exc.strerror or exc}") from None
+        raise click.ClickException(f"无法读取游戏文件夹 {where}：{os_error_zh(exc)}") from None
     games = [summarize_config(name, file.path) for name, file in found.items()]
     trouble = [g.name for g in games if g.trouble]
     if as_json:

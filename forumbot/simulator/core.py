@@ -42,13 +42,13 @@ class Simulator:
                  posts_per_page: int = 10, host: str = "127.0.0.1", port: int = 0,
                  cookiepre: str | None = None, discuz: str = "x3") -> None:
         if host not in ALLOWED_HOSTS:
-            raise ValueError(f"the simulator only listens on loopback, not {host!r}")
+            raise ValueError(f"模拟论坛只监听本机回环地址，不能用 {host!r}")
         charset = charset.lower()
         if charset not in ("utf-8", "gbk"):
-            raise ValueError(f"charset must be 'utf-8' or 'gbk', not {charset!r}")
+            raise ValueError(f"charset 必须是 'utf-8' 或 'gbk'，不能是 {charset!r}")
         discuz = GENERATION_NAMES.get(str(discuz).lower(), str(discuz))
         if discuz not in GENERATIONS:
-            raise ValueError(f"discuz must be one of {', '.join(GENERATIONS)}, not {discuz!r}")
+            raise ValueError(f"discuz 必须是 {'、'.join(GENERATIONS)} 之一，不能是 {discuz!r}")
         if posts_per_page < 1:
             raise ValueError("posts_per_page must be at least 1")
         self.clock: ForumClock = clock or SimClock()

@@ -186,7 +186,7 @@ class ForumData:
     def user(self, name: str) -> User:
         found = self.user_by_name(name)
         if found is None:
-            raise ForumDataError(f"no user named {name!r}")
+            raise ForumDataError(f"没有名为 {name!r} 的用户")
         return found
 
     # ---- boards and threads --------------------------------------------------------------

@@ -60,6 +60,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from forumbot.wording import os_error_zh
 from forumbot.simulator.core import Simulator
 from forumbot.simulator.model import Settings
 
@@ -80,14 +81,14 @@ def check_tables(data: dict[str, Any], source: str) -> None:
     """A script has only the script tables; a game config passed by mistake says so."""
     if "game" in data:
         raise ScriptError(
-            f"{source} is a game config (it has [game]), not a simulator script: --script "
-            "takes [site], [[users]], [[forums]], [[threads]], [[posts]] and [[edits]] "
-            "(see forumbot simulate --help); the game config goes to forumbot run --config")
+            f"{source} 是游戏配置（里面有 [game]），不是模拟论坛的脚本：--script 只接受 "
+            "[site]、[[users]]、[[forums]]、[[threads]]、[[posts]] 和 [[edits]]"
+            "（见 forumbot simulate --help）；游戏配置要交给 forumbot run --config")
     unknown = [key for key in data if key not in SCRIPT_TABLES]
     if unknown:
-        hint = " (that looks like a game config)" if set(unknown) & set(GAME_TABLES) else ""
-        raise ScriptError(f"{source}: unknown table(s) {', '.join(map(repr, unknown))}{hint}; "
-                          f"a script has only {', '.join(SCRIPT_TABLES)}")
+        hint = "（看起来像游戏配置）" if set(unknown) & set(GAME_TABLES) else ""
+        raise ScriptError(f"{source}：未知的表 {'、'.join(map(repr, unknown))}{hint}；"
+                          f"脚本只有这些表：{'、'.join(SCRIPT_TABLES)}")
 
 
 def load_script(path: str | Path) -> dict[str, Any]:
@@ -95,16 +96,16 @@ def load_script(path: str | Path) -> dict[str, Any]:
     try:
         raw = path.read_bytes()
     except OSError as exc:
-        raise ScriptError(f"cannot read script {path}: {exc.strerror}") from exc
+        raise ScriptError(f"无法读取脚本 {path}：{os_error_zh(exc)}") from exc
     try:
         if path.suffix.lower() == ".toml":
             return tomllib.loads(raw.decode("utf-8"))
         data = json.loads(raw.decode("utf-8"))
     except (tomllib.TOMLDecodeError, json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise ScriptError(f"script {path} is not valid {path.suffix or 'JSON'}: {exc}") from exc
+        raise ScriptError(f"脚本 {path} 不是有效的 {(path.suffix or '.json')[1:].upper()}：{exc}") from exc
     if not isinstance(data, dict):
-        raise ScriptError(f"script {path} must hold a table/object at the top")
-    check_tables(data, f"script {path}")
+        raise ScriptError(f"脚本 {path} 的最外层必须是表（对象）")
+    check_tables(data, f"脚本 {path}")
     return data
 
 
@@ -121,13 +122,13 @@ def parse_when(value: object, base: datetime, where: str) -> datetime:
     try:
         when = datetime.fromisoformat(text)
     except ValueError as exc:
-        raise ScriptError(f"{where}: bad time {text!r} (ISO time or offset like '+5m')") from exc
+        raise ScriptError(f"{where}：无效的时间 {text!r}（ISO 时间，或 '+5m' 这样的偏移）") from exc
     return when if when.tzinfo else when.replace(tzinfo=base.tzinfo)
 
 
 def _need(entry: dict[str, Any], name: str, where: str) -> Any:
     if name not in entry or entry[name] in (None, ""):
-        raise ScriptError(f"{where}: missing '{name}'")
+        raise ScriptError(f"{where}：缺少 '{name}'")
     return entry[name]
 
 
@@ -135,13 +136,13 @@ def apply_settings(sim: Simulator, values: dict[str, Any]) -> None:
     known = {f.name for f in fields(Settings)}
     for name, value in values.items():
         if name not in known:
-            raise ScriptError(f"site.settings: unknown setting {name!r}")
+            raise ScriptError(f"site.settings：未知的设置 {name!r}")
         setattr(sim.settings, name, value)
 
 
 def apply_script(sim: Simulator, script: dict[str, Any]) -> dict[str, int]:
     """Fill ``sim`` from ``script``; returns the pid of every keyed post (and thread)."""
-    check_tables(script, "script")
+    check_tables(script, "脚本")
     site = script.get("site", {})
     base = parse_when(site.get("start"), sim.now(), "site.start")
     apply_settings(sim, site.get("settings", {}))
@@ -167,7 +168,7 @@ def apply_script(sim: Simulator, script: dict[str, Any]) -> dict[str, int]:
         where = f"threads[{i}]"
         forum = entry.get("forum") or (next(iter(forums)) if forums else None)
         if forum not in forums:
-            raise ScriptError(f"{where}: unknown forum {forum!r}")
+            raise ScriptError(f"{where}：未知的版块 {forum!r}")
         tid = _run(where, lambda: sim.add_thread(
             forums[forum], _need(entry, "subject", where), _need(entry, "author", where),
             _need(entry, "message", where), parse_when(entry.get("at"), base, where)))
@@ -180,10 +181,10 @@ def apply_script(sim: Simulator, script: dict[str, Any]) -> dict[str, int]:
         where = f"posts[{i}]"
         thread = _need(entry, "thread", where)
         if thread not in threads:
-            raise ScriptError(f"{where}: unknown thread {thread!r}")
+            raise ScriptError(f"{where}：未知的帖子 {thread!r}")
         quote = entry.get("quote")
         if quote is not None and quote not in keys:
-            raise ScriptError(f"{where}: quote names unknown post {quote!r}")
+            raise ScriptError(f"{where}：quote 引用了未知的帖子 {quote!r}")
         pid = _run(where, lambda: sim.add_post(
             threads[thread], _need(entry, "author", where), _need(entry, "message", where),
             parse_when(entry.get("at"), base, where),
@@ -196,7 +197,7 @@ def apply_script(sim: Simulator, script: dict[str, Any]) -> dict[str, int]:
         where = f"edits[{i}]"
         post = _need(entry, "post", where)
         if post not in keys:
-            raise ScriptError(f"{where}: unknown post {post!r}")
+            raise ScriptError(f"{where}：未知的帖子 {post!r}")
         sim.edit_post(keys[post], _need(entry, "message", where),
                       parse_when(entry.get("at"), base, where), entry.get("editor"))
     for name in banned:
@@ -208,7 +209,7 @@ def _run(where: str, action: Any) -> int:
     try:
         return int(action())
     except LookupError as exc:
-        raise ScriptError(f"{where}: {exc}") from exc
+        raise ScriptError(f"{where}：{exc}") from exc
 
 
 DEMO_PASSWORD = "demo-password"

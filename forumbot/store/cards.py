@@ -9,11 +9,12 @@ from typing import Any
 from forumbot.store.base import StoreBase
 from forumbot.store.codec import iso, parse_time, parse_time_or_none
 from forumbot.store.records import CardColor, CardEntry, CardProposal, ProposalState
+from forumbot.wording import PROPOSAL_STATE_ZH
 
 
 class UnknownProposalError(LookupError):
     def __init__(self, proposal_id: int) -> None:
-        super().__init__(f"no card proposal #{proposal_id}")
+        super().__init__(f"没有判罚提议 #{proposal_id}（提议编号见 forumbot status）")
 
 
 class ProposalDecidedError(ValueError):
@@ -178,7 +179,7 @@ class CardsMixin(StoreBase):
         if cur.rowcount != 1:
             current = self.proposal(proposal_id)  # raises when unknown
             raise ProposalDecidedError(
-                f"card proposal #{proposal_id} is already {current.state.value}"
+                f"判罚提议 #{proposal_id} 已经处理过（{PROPOSAL_STATE_ZH.get(current.state.value, current.state.value)}）"
             )
 
     def accept_proposal(
@@ -191,7 +192,7 @@ class CardsMixin(StoreBase):
             p = self.proposal(proposal_id)
             if p.state is not ProposalState.PROPOSED:
                 raise ProposalDecidedError(
-                    f"card proposal #{proposal_id} is already {p.state.value}"
+                    f"判罚提议 #{proposal_id} 已经处理过（{PROPOSAL_STATE_ZH.get(p.state.value, p.state.value)}）"
                 )
             entry = self.add_card(
                 p.player, color or p.color, reason or p.detail or p.reason_code, actor=actor, at=at,

@@ -68,7 +68,7 @@ class UnknownPostError(LookupError):
 
     def __init__(self, pid: int) -> None:
         self.pid = pid
-        super().__init__(f"no post with pid {pid} in the store")
+        super().__init__(f"机器人没有读到过 pid {pid} 的帖子")
 
 
 class PostsMixin(StoreBase):

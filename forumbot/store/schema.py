@@ -364,8 +364,8 @@ def migrate(db: sqlite_utils.Database, *, target: int = SCHEMA_VERSION) -> int:
             current = schema_version(db)
             if current > SCHEMA_VERSION:
                 raise SchemaTooNewError(
-                    f"store schema version {current} is newer than this forumbot "
-                    f"understands ({SCHEMA_VERSION}); upgrade forumbot"
+                    f"游戏数据库的版本 {current} 比这个 forumbot 认得的（{SCHEMA_VERSION}）新；"
+                    "请升级 forumbot"
                 )
             if current >= target:
                 conn.execute("COMMIT")

@@ -88,7 +88,7 @@ class StateMixin(StoreBase):
         retraction is an event too, so it can itself be taken back."""
         target = self.event(event_id)
         if not why.strip():
-            raise ValueError("a retraction needs a reason")
+            raise ValueError("撤销要写明理由")
         return self.append_event(target.day, EventKind.RETRACT, {"event": event_id, "why": why},
                                  actor=actor, at=at)
 

@@ -45,10 +45,10 @@ def _message(pmid: str, classes: str, body: str, *, viewer: int, viewer_name: st
     avatar = _AVATAR_UID.search(body)
     summary = _SUMMARY.search(body)
     if cite is None or avatar is None or summary is None:
-        raise PageParseError(f"message {pmid}: not a 7.2 message node", source=source)
+        raise PageParseError(f"消息 {pmid}：不是 7.2 的消息", source=source)
     found = pm_time(None, re.sub(r"<[^>]+>", "", cite.group(2)).replace("&nbsp;", " "), tz, None)
     if found is None:
-        raise PageParseError(f"message {pmid}: cannot read the time", source=source)
+        raise PageParseError(f"消息 {pmid}：读不出时间", source=source)
     own = "self" in classes.split()
     return PrivateMessage(int(pmid), unescape(cite.group(1)).strip() or None, int(avatar.group(1)),
                           found[0], found[1], html_text(summary.group(1)), own,
@@ -79,7 +79,7 @@ def parse_d72_html(text: str, *, tz: tzinfo, now: datetime | None = None,
         uid = _SPACE_UID.search(body) or re.search(r"pm\.php\?uid=(\d+)", body)
         summary = _SUMMARY.search(body)
         if cite is None or uid is None or summary is None:
-            raise PageParseError(f"conversation {pmid}: not a 7.2 inbox entry", source=source)
+            raise PageParseError(f"对话 {pmid}：不是 7.2 收件箱里的一项", source=source)
         shown = re.sub(r"<[^>]+>", "", cite.group(2))
         conversations.append(PmConversation(
             int(pmid), int(uid.group(1)), html_text(cite.group(1)) or None,
@@ -93,7 +93,7 @@ def parse_d72_ajax(text: str, *, tz: tzinfo, source: str | None = None) -> PmPag
     """The reply's answer: one ``li#pm_N`` (the message just stored)."""
     found = _LI.findall(text)
     if not found:
-        raise PageParseError("not a 7.2 message node", source=source)
+        raise PageParseError("不是 7.2 的消息", source=source)
     messages = tuple(_message(pmid, classes, body, viewer=0, viewer_name=None, tz=tz,
                               source=source) for pmid, classes, body in found)
     viewer = next((m.uid or 0 for m in messages if m.own), 0)

@@ -30,37 +30,36 @@ def read_pm_page(content: bytes, *, content_type: str | None = None, source: str
     except PageParseError:
         raise
     except Exception as exc:  # noqa: BLE001 — the contract is PageParseError only
-        raise PageParseError(f"internal parser error: {type(exc).__name__}: {exc}",
+        raise PageParseError(f"读页面时程序内部出错: {type(exc).__name__}: {exc}",
                              source=source) from exc
 
 
 def _read(content: bytes, content_type: str | None, source: str | None, tz: tzinfo,
           now: datetime | None) -> PmPage:
     if not content.strip():
-        raise PageParseError("empty page (7.2 answers a robot's User-Agent 403 with nothing)",
+        raise PageParseError("空页面（7.2 对被当作搜索引擎的 User-Agent 回 403，没有内容）",
                              source=source)
     stripped = content.lstrip()
     if stripped[:1] in (b"{", b"[") or (content_type and "json" in content_type.lower()):
         try:
             doc = json.loads(content.decode("utf-8-sig"))
         except ValueError as exc:
-            raise PageParseError(f"not JSON: {exc}", source=source) from exc
+            raise PageParseError("不是有效的 JSON", source=source) from exc
         if not isinstance(doc, dict):
-            raise PageParseError("not a mobile-API answer", source=source)
+            raise PageParseError("不是手机版接口的回应", source=source)
         return parse_x35_api(doc, tz=tz, now=now, source=source)
     sniffed = sniff_charset(content, content_type)
     if not sniffed.clean:
-        raise PageParseError(f"cannot tell the page's encoding (bad bytes from offset "
-                             f"{sniffed.bad_offset})", source=source)
+        raise PageParseError(f"无法确定页面的编码（从第 {sniffed.bad_offset} 字节起有坏字节）", source=source)
     text = content.decode(codec_for(sniffed.charset), errors="replace").lstrip("\ufeff")
     if text.lstrip().startswith("<?xml"):
         inner = "".join(m.group(1) for m in _CDATA.finditer(text))
         if '<li id="pm_' in inner:
             return parse_d72_ajax(inner, tz=tz, source=source)
-        raise PageParseError("an ajax answer without messages", source=source)
+        raise PageParseError("ajax 回应里没有消息", source=source)
     if is_x35_pm_page(text):
         return parse_x35_html(text, tz=tz, now=now, source=source)
     if is_d72_pm_page(text):
         return parse_d72_html(text, tz=tz, now=now, source=source)
-    raise PageParseError("not a private-message page (no inbox or conversation in it)",
+    raise PageParseError("不是站内信页面（里面没有收件箱，也没有对话）",
                          source=source)

@@ -58,8 +58,8 @@ def _time(html: str, tz: tzinfo, now: datetime | None, what: str, source: str | 
     title, shown = (m.group(1), m.group(2)) if m.group(1) is not None else (None, m.group(3))
     found = pm_time(title, shown, tz, now)
     if found is None:
-        raise _error(f"{what}: cannot read the time {unescape(shown)!r}"
-                     + ("" if now else " (a relative time needs `now`)"), source)
+        raise _error(f"{what}：读不出时间 {unescape(shown)!r}"
+                     + ("" if now else "（相对时间要知道页面的抓取时间 `now`）"), source)
     return found
 
 
@@ -76,7 +76,7 @@ def parse_x35_html(text: str, *, tz: tzinfo, now: datetime | None = None,
             ptm = _PTM.search(body)
             parts = _MESSAGE.match(ptm.group(1)) if ptm else None
             if parts is None:
-                raise _error(f"message {pmid}: not a conversation entry", source)
+                raise _error(f"消息 {pmid}：不是对话里的一条消息", source)
             own = _OWN.search(parts.group("who")) is not None
             avatar = _AVATAR_UID.search(body)
             uid = int(avatar.group(1)) if avatar else None
@@ -86,7 +86,7 @@ def parse_x35_html(text: str, *, tz: tzinfo, now: datetime | None = None,
                 link = _AUTHOR_LINK.search(parts.group("who"))
                 author = unescape(link.group(2)).strip() if link else None
                 uid = int(link.group(1)) if link else uid
-            when, precision = _time(parts.group("time"), tz, now, f"message {pmid}", source)
+            when, precision = _time(parts.group("time"), tz, now, f"消息 {pmid}", source)
             messages.append(PrivateMessage(int(pmid), author, uid, when, precision,
                                            html_text(parts.group("msg")), own))
         head = _MEMBERNUM.search(text)
@@ -103,10 +103,10 @@ def parse_x35_html(text: str, *, tz: tzinfo, now: datetime | None = None,
         row = _LIST_ROW.search(re.sub(r'^\s*<div class="o">.*?</div>\s*', "", pmc.group(1), flags=re.S)) if pmc else None
         avatar = _AVATAR_UID.search(body)
         if row is None or avatar is None:
-            raise _error(f"conversation {plid}: not an inbox entry", source)
+            raise _error(f"对话 {plid}：不是收件箱里的一项", source)
         who = row.group("who")
         link = _AUTHOR_LINK.search(who)
-        when, _ = _time(row.group("time"), tz, now, f"conversation {plid}", source)
+        when, _ = _time(row.group("time"), tz, now, f"对话 {plid}", source)
         count = _COUNT.search(pmc.group(1)) if pmc else None
         conversations.append(PmConversation(
             int(plid), int(avatar.group(1)), unescape(link.group(2)).strip() if link else None,
@@ -121,7 +121,7 @@ def parse_x35_api(doc: Mapping[str, object], *, tz: tzinfo, now: datetime | None
                   source: str | None = None) -> PmPage:
     variables = doc.get("Variables")
     if not isinstance(variables, Mapping) or not isinstance(variables.get("list"), list):
-        raise _error("not a mobile-API mypm answer (no Variables.list)", source)
+        raise _error("不是手机版接口的站内信回应（没有 Variables.list）", source)
     viewer = int(str(variables.get("member_uid") or 0))
     notice = variables.get("notice")
     new_pm = str(notice.get("newpm")) == "1" if isinstance(notice, Mapping) else None
@@ -137,8 +137,8 @@ def parse_x35_api(doc: Mapping[str, object], *, tz: tzinfo, now: datetime | None
             other = other or (int(str(item.get("touid") or 0)) if own else from_uid)
             found = pm_time(None, str(item.get("vdateline") or ""), tz, now)
             if found is None:
-                raise _error(f"message {pmid}: cannot read the time {item.get('vdateline')!r}"
-                             + ("" if now else " (the API's times are relative: pass `now`)"), source)
+                raise _error(f"消息 {pmid}：读不出时间 {item.get('vdateline')!r}"
+                             + ("" if now else "（手机版接口的时间是相对的：要知道抓取时间 `now`）"), source)
             messages.append(PrivateMessage(pmid, str(item.get("msgfrom") or "") or None, from_uid,
                                            found[0], found[1], html_text(str(item.get("message") or "")),
                                            own))

@@ -37,10 +37,10 @@ def test_with_overrides__replaces_and_coerces():
 
 
 @pytest.mark.parametrize("overrides, message", [
-    ({"chnage_window_minutes": 5}, "unknown rule-set field(s) chnage_window_minutes"),
-    ({"visibility": "secret"}, "visibility: 'secret' is not one of public, counts_only"),
-    ({"require_reason": "yes"}, "require_reason: expected true or false"),
-    ({"sheriff_weight": -1}, "sheriff_weight: expected a whole number"),
+    ({"chnage_window_minutes": 5}, "规则集没有这个字段：chnage_window_minutes"),
+    ({"visibility": "secret"}, "visibility: 'secret' 不是可用的值（可用：public、counts_only"),
+    ({"require_reason": "yes"}, "require_reason: 应为 true 或 false"),
+    ({"sheriff_weight": -1}, "sheriff_weight: 应为 ≥ 0 的整数"),
 ])
 def test_with_overrides__errors_name_the_key(overrides, message):
     with pytest.raises(RuleSetError, match=message.replace("(", r"\(").replace(")", r"\)")):
@@ -48,5 +48,5 @@ def test_with_overrides__errors_name_the_key(overrides, message):
 
 
 def test_preset__unknown_name_lists_choices():
-    with pytest.raises(RuleSetError, match=r"unknown rule set 's11' \(choose s09, s10, simple14, dual\)"):
+    with pytest.raises(RuleSetError, match=r"未知的规则集 's11'（可选：s09、s10、simple14、dual）"):
         preset("s11")

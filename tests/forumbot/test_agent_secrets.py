@@ -22,7 +22,7 @@ def run():
 
 def test_agent_secrets__the_run_logged_in(run):
     text = run.log_file.read_text(encoding="utf-8")
-    assert "logged in" in text or "loaded saved forum session" in text
+    assert "已以 计票机器人 登录" in text or "读入保存的论坛登录" in text
     assert run.stderr_file.stat().st_size > 0  # the agent wrote to stderr: we did read something
 
 

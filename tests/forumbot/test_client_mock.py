@@ -368,10 +368,10 @@ def test_client_mock__get_retries_with_backoff_and_logs(caplog):
     )
     client, t = make_client(router, min_interval=0)
     assert client.fetch_page(2, 3).page == 3
-    lines = [r.getMessage() for r in caplog.records if r.getMessage().startswith("retry")]
+    lines = [r.getMessage() for r in caplog.records if r.getMessage().startswith("重试")]
     assert lines == [
-        "retry 2/3 GET forum.php?mod=viewthread&tid=2&extra=&page=3 after HTTP 503; waiting 1.0 s",
-        "retry 3/3 GET forum.php?mod=viewthread&tid=2&extra=&page=3 after HTTP 503; waiting 2.0 s",
+        "重试 2/3：GET forum.php?mod=viewthread&tid=2&extra=&page=3（上次：HTTP 503），先等 1.0 秒",
+        "重试 3/3：GET forum.php?mod=viewthread&tid=2&extra=&page=3（上次：HTTP 503），先等 2.0 秒",
     ]
     assert t.sleeps == [1.0, 2.0]
 

@@ -51,8 +51,8 @@ def test_inbox__table_speaks_chinese() -> None:
     assert "批准 #12" in result.output
 
 
-@pytest.mark.parametrize(("name", "why"), [("x35/05_", "not a private-message page"),
-                                           ("x35/20_", "inbox list"), ("d72/32_", "empty page")])
+@pytest.mark.parametrize(("name", "why"), [("x35/05_", "不是站内信页面"),
+                                           ("x35/20_", "收件箱列表"), ("d72/32_", "空页面")])
 def test_inbox__a_page_it_cannot_read_fails_naming_it(name: str, why: str) -> None:
     path = page(name)
     result = run("--pages", page("x35/24_"), path)

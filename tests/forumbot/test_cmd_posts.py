@@ -59,8 +59,8 @@ def test_cmd_posts__not_a_thread_page_is_one_line_error(x3_dir) -> None:
     result = _run("--pages", str(x3_dir / "viewthread-tid9999-not-exist.html"))
     assert result.exit_code == 1
     assert result.output.strip().splitlines() == [
-        f"Error: {x3_dir / 'viewthread-tid9999-not-exist.html'}: not a thread page; "
-        "the forum says: 抱歉，指定的主题不存在或已被删除或正在被审核"]
+        f"错误：{x3_dir / 'viewthread-tid9999-not-exist.html'}: 不是帖子页面，"
+        "论坛说：抱歉，指定的主题不存在或已被删除或正在被审核"]
 
 
 def test_cmd_posts__bad_zone(x3_dir) -> None:

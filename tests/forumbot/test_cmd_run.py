@@ -44,7 +44,7 @@ def test_cmd_run__stops_cleanly_on_a_signal(tmp_path, signum):
         out, err = proc.communicate(timeout=15)
         assert proc.returncode == 0, err
         assert time.monotonic() - sent < 3, "the stop waited for the sleep to end"
-        assert "stopped cleanly" in err
+        assert "已干净地停止" in err
         with Store(tmp_path / "game.sqlite") as store:
             assert store.cursor(world.tids["vote1"]) is not None  # it had read the game
     finally:

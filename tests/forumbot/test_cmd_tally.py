@@ -123,18 +123,19 @@ def test_cmd_tally__minute_precise_page_gives_the_same_counts(tmp_path, x3_dir):
 def test_cmd_tally__table_by_default(tmp_path, x3_dir):
     result = run_tally(tmp_path, x3_dir)
     assert result.exit_code == 0, result.output
-    assert "饺子 2，月饼 2" in result.output and "late" in result.output
+    # issue 18: the reason in words (its code, late, only in --json)
+    assert "饺子 2，月饼 2" in result.output and "废票：投" in result.output and "late" not in result.output
 
 
 def test_cmd_tally__errors_are_one_line(tmp_path, x3_dir):
     result = run_tally(tmp_path, x3_dir, day=1, pages=("login-page.html",))
     assert result.exit_code == 1 and "Traceback" not in result.output
-    assert result.output.startswith("Error: ") and "login-page.html" in result.output
+    assert result.output.startswith("错误：") and "login-page.html" in result.output
     bad = tmp_path / "bad.toml"
     bad.write_text('[game]\nruleset = "s11"\nplayers = ["a"]\n', encoding="utf-8")
     result = CliRunner().invoke(main, ["tally", "--config", str(bad), "--day", "1", "--pages", "x.html"])
     assert result.exit_code == 1
-    assert result.output.strip() == f"Error: {bad}: [game].ruleset: unknown rule set 's11' (choose s09, s10, simple14, dual)"
+    assert result.output.strip() == f"错误：{bad}: [game].ruleset: 未知的规则集 's11'（可选：s09、s10、simple14、dual）"
 
 
 def test_cmd_tally__help_has_an_example():

@@ -81,27 +81,30 @@ def test_parse_config__unknown_top_level_tables_are_left_for_others():
 
 BAD = {
     "unknown rule set": (('ruleset = "s10"', 'ruleset = "s11"'),
-                         "config.toml: [game].ruleset: unknown rule set 's11' (choose s09, s10, simple14, dual)"),
-    "typo in [game]": (("sheriff =", "sherif ="), "config.toml: [game].sherif: unknown key"),
-    "typo in [forum]": (("timezone =", "time_zone ="), "config.toml: [forum].time_zone: unknown key"),
-    "typo in [[days]]": (("accelerated =", "accelarated ="), "config.toml: [[days]] #1.accelarated: unknown key"),
+                         "config.toml: [game].ruleset: 未知的规则集 's11'（可选：s09、s10、simple14、dual）"),
+    "typo in [game]": (("sheriff =", "sherif ="), "config.toml: [game].sherif: 未知的键（可用的键：aliases、bot、"),
+    "typo in [forum]": (("timezone =", "time_zone ="), "config.toml: [forum].time_zone: 未知的键"),
+    "typo in [[days]]": (("accelerated =", "accelarated ="), "config.toml: [[days]] #1.accelarated: 未知的键"),
     "typo in [game.rules]": (("[game.aliases]", "[game.rules]\nrequire_reasons = false\n[game.aliases]"),
-                             "config.toml: [game.rules].require_reasons: unknown rule-set field(s) require_reasons"),
-    "sheriff not a player": (('sheriff = "饺子"', 'sheriff = "路人"'), "config.toml: [game].sheriff: '路人' is not in [game].players"),
-    "alias to a stranger": (('"饺" = "饺子"', '"饺" = "饺皮"'), "config.toml: [game.aliases].饺: '饺皮' is not in [game].players"),
-    "missing deadline": (('deadline = "2026-11-30T21:30:00+08:00"', ""), "config.toml: [[days]] #1 (day 2).deadline: missing"),
+                             "config.toml: [game.rules].require_reasons: 规则集没有这个字段：require_reasons"),
+    "sheriff not a player": (('sheriff = "饺子"', 'sheriff = "路人"'), "config.toml: [game].sheriff: '路人' 不在 [game].players 里"),
+    "alias to a stranger": (('"饺" = "饺子"', '"饺" = "饺皮"'), "config.toml: [game.aliases].饺: '饺皮' 不在 [game].players 里"),
+    "missing deadline": (('deadline = "2026-11-30T21:30:00+08:00"', ""), "config.toml: [[days]] #1（第2日）.deadline: 缺少"),
     "bad time": (('deadline = "2026-11-30T21:30:00+08:00"', 'deadline = "tomorrow"'),
-                 "config.toml: [[days]] #1 (day 2).deadline: not a date-time: 'tomorrow'"),
+                 "config.toml: [[days]] #1（第2日）.deadline: 不是日期时间：'tomorrow'"),
     "deadline before start": (('deadline = "2026-11-30T21:30:00+08:00"', 'deadline = "2026-11-28T21:30:00+08:00"'),
-                              "config.toml: [[days]] #1 (day 2).deadline: must be after start"),
+                              "config.toml: [[days]] #1（第2日）.deadline: 必须晚于 start"),
     "thread not a number": (("vote_thread = 12", 'vote_thread = "12"'),
-                            "config.toml: [[days]] #1 (day 2).vote_thread: expected a whole number ≥ 1, got '12'"),
+                            "config.toml: [[days]] #1（第2日）.vote_thread: 应为 ≥ 1 的整数，实际是 '12'"),
+    # issue 18: the key is named once, not "[game].change_window_minutes: change_window_minutes: …"
     "bad window": (("change_window_minutes = 60", "change_window_minutes = -5"),
-                   "config.toml: [game].change_window_minutes: change_window_minutes: expected a whole number"),
+                   "config.toml: [game].change_window_minutes: 应为 ≥ 0 的整数，实际是 -5"),
+    "bad rule value": (("[game.aliases]", "[game.rules]\nsheriff_weight = \"two\"\n[game.aliases]"),
+                       "config.toml: [game.rules].sheriff_weight: 应为 ≥ 0 的整数，实际是 'two'"),
     "bad time zone": (('timezone = "Asia/Shanghai"', 'timezone = "Mars/Olympus"'),
-                      "config.toml: [forum].timezone: unknown time zone 'Mars/Olympus'"),
-    "missing players": (('players = ["饺子", "包子", "汤圆"]', ""), "config.toml: [game].players: missing"),
-    "not TOML": (("[game]", "[game"), "config.toml: not valid TOML"),
+                      "config.toml: [forum].timezone: 未知的时区 'Mars/Olympus'"),
+    "missing players": (('players = ["饺子", "包子", "汤圆"]', ""), "config.toml: [game].players: 缺少"),
+    "not TOML": (("[game]", "[game"), "config.toml: 不是有效的 TOML（第6行第6列）：表名后缺少「]」"),
 }
 
 
@@ -115,12 +118,12 @@ def test_parse_config__errors_name_file_and_key(edit, message):
 
 
 def test_load_config__missing_file(tmp_path: Path):
-    with pytest.raises(ConfigError, match=r"nope\.toml: cannot read"):
+    with pytest.raises(ConfigError, match=r"nope\.toml: 无法读取：文件或文件夹不存在"):
         load_config(tmp_path / "nope.toml")
 
 
 def test_parse_config__missing_game_table():
-    with pytest.raises(ConfigError, match=r"config.toml: \[game\]: missing table"):
+    with pytest.raises(ConfigError, match=r"config.toml: \[game\]: 缺少这个表"):
         parse_config('[forum]\ntimezone = "Asia/Shanghai"\n')
 
 
@@ -152,13 +155,13 @@ at = "2026-11-30T21:30:00+08:00"
 
 EVENT_ERRORS = {
     "unknown kind": ('kind = "resurrect"\nplayer = "汤圆"\nat = "2026-11-30T10:00:00"',
-                     "[[events]] #1.kind: unknown event kind 'resurrect'"),
+                     "[[events]] #1.kind: 未知的事件类型 'resurrect'"),
     "unknown key": ('kind = "out"\nplayer = "汤圆"\nwhy = "night"\nday = 2\nwhen = 1',
-                    "[[events]] #1.when: unknown key"),
+                    "[[events]] #1.when: 未知的键"),
     "bad why": ('kind = "out"\nplayer = "汤圆"\nwhy = "struck"\nat = "2026-11-30T10:00:00"',
-                "[[events]] #1.why: 'struck' is not one of vote, night, card, lover, hunter, other"),
-    "no time": ('kind = "out"\nplayer = "汤圆"\nwhy = "hunter"', "[[events]] #1.at: missing"),
-    "stranger": ('kind = "out"\nplayer = "路人"\nwhy = "night"\nday = 2', "[[events]] #1.player: '路人' is not in"),
+                "[[events]] #1.why: 'struck' 不是可用的值（可用：vote、night、card、lover、hunter、other）"),
+    "no time": ('kind = "out"\nplayer = "汤圆"\nwhy = "hunter"', "[[events]] #1.at: 缺少"),
+    "stranger": ('kind = "out"\nplayer = "路人"\nwhy = "night"\nday = 2', "[[events]] #1.player: '路人' 不在"),
     "out twice": ('kind = "out"\nplayer = "汤圆"\nwhy = "night"\nday = 2', "[[events]] #1: 汤圆 已"),
     "identity in s10": ('kind = "identity_lost"\nplayer = "包子"\nwhy = "night"\nday = 2',
                         "[[events]] #1: 只有双身份规则"),
@@ -173,7 +176,7 @@ def test_parse_config__bad_events_name_the_entry(body, message):
 
 
 def test_parse_config__an_unknown_top_level_table_is_an_error_naming_it():
-    with pytest.raises(ConfigError, match=r"config.toml: \[agnet\]: unknown table"):
+    with pytest.raises(ConfigError, match=r"config.toml: \[agnet\]: 未知的表"):
         parse_config(SPEC_EXAMPLE + '\n[agnet]\npoll_interval_seconds = 30\n', "config.toml")
 
 
@@ -204,7 +207,7 @@ def test_parse_config__names_that_fold_together_are_an_error(players):
                                 f'players = ["饺子", "包子", "汤圆", {json.dumps(players[0])}, {json.dumps(players[1])}]'
                                 if players[0] != "饺子" else
                                 f'players = ["饺子", "包子", "汤圆", {json.dumps(players[1])}]')
-    with pytest.raises(ConfigError, match=r"\[game\].players: .* the same name"):
+    with pytest.raises(ConfigError, match=r"\[game\].players: .*是同一个名字"):
         parse_config(text, "config.toml")
 
 

@@ -36,20 +36,20 @@ def test_config_forum__good_base_urls(url):
 @pytest.mark.parametrize(
     ("url", "why"),
     [
-        ("htp:/127.0.0.1:18080", "http:// or https://"),
-        ("127.0.0.1:18080", "http:// or https://"),
-        ("localhost:8080", "http:// or https://"),
-        ("ftp://127.0.0.1/", "http:// or https://"),
-        ("http:/127.0.0.1:18080/", "no host"),
-        ("http://127.0.0.1:99999/", "port out of range"),
-        ("http://127.0.0.1:0/", "port 0"),
-        ("http://127.0.0.1:80a/", "port is not a number"),
-        ("http://127.0.0.1:8080/forum.php?mod=viewthread&tid=2", "query"),
-        ("http://127.0.0.1:8080/?", "query"),
-        ("http://127.0.0.1:8080/#top", "fragment"),
-        ("http://127.0.0.1:8080/bbs/forum.php", "points at a page (forum.php)"),
-        ("http://127.0.0.1:8072/viewthread.php", "points at a page (viewthread.php)"),
-        ("http://bot:secret@127.0.0.1:8080/", "user name or password"),
+        ("htp:/127.0.0.1:18080", "http:// 或 https://"),
+        ("127.0.0.1:18080", "http:// 或 https://"),
+        ("localhost:8080", "http:// 或 https://"),
+        ("ftp://127.0.0.1/", "http:// 或 https://"),
+        ("http:/127.0.0.1:18080/", "没有主机名"),
+        ("http://127.0.0.1:99999/", "端口超出范围"),
+        ("http://127.0.0.1:0/", "端口 0"),
+        ("http://127.0.0.1:80a/", "端口不是数字"),
+        ("http://127.0.0.1:8080/forum.php?mod=viewthread&tid=2", "查询参数"),
+        ("http://127.0.0.1:8080/?", "查询参数"),
+        ("http://127.0.0.1:8080/#top", "#…"),
+        ("http://127.0.0.1:8080/bbs/forum.php", "指向了一个页面（forum.php）"),
+        ("http://127.0.0.1:8072/viewthread.php", "指向了一个页面（viewthread.php）"),
+        ("http://bot:secret@127.0.0.1:8080/", "用户名或密码"),
     ],
 )
 def test_config_forum__bad_base_url_names_the_key_and_what_is_wrong(url, why):
@@ -74,4 +74,4 @@ def test_config_forum__discuz_defaults_to_detection():
 def test_config_forum__bad_discuz_names_the_key(value):
     with pytest.raises(ConfigError) as info:
         forum(f"discuz = {value}")
-    assert "game.toml: [forum].discuz: " in str(info.value) and '"auto", "x3" or "7.2"' in str(info.value)
+    assert "game.toml: [forum].discuz: " in str(info.value) and '"auto"、"x3" 或 "7.2"' in str(info.value)

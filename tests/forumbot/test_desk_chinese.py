@@ -401,3 +401,47 @@ def test_desk_chinese__audit_actions_as_sentences(action, detail, said):
 
     draft = SimpleNamespace(kind=SimpleNamespace(value="final_count"), day=2)
     assert audit_sentence(action, detail, LogContext(events={}, drafts={3: draft})) == said
+
+
+# ---------------------------------------------------------------- the raw data (issue 18 item 11)
+
+# Codes the audit stores that a director must not meet as such in the 原始数据 column.
+_RAW_CODES = {"True", "False", "None", "draft", "approved", "publishing", "published", "failed", "rejected",
+              "superseded", "pending_moderation", "final_count", "running_count", "card_notice", "announcement",
+              "manual", "auto", "blue", "yellow", "red", "lurking_day", "lurking_span", "no_vote", "vote", "night",
+              "hunter", "lover", "other", "result", "new post"}
+
+
+def _raw_blocks(page: str) -> list[str]:
+    doc = lxml.html.fromstring(page)
+    return [el.text_content() for el in doc.xpath("//*[@data-raw]//code")]
+
+
+def test_desk_chinese__the_log_s_raw_data_names_its_fields_in_chinese(mid):
+    """The log's 原始数据: each field under its Chinese name, codes in words (草稿=3；按修改稿=是),
+    only the action's own code (outbox.approved) and the stored values left as they are."""
+    _, client = _client(mid)
+    blocks = _raw_blocks(client.get("/log").get_data(as_text=True))
+    assert len(blocks) > 10
+    for block in blocks:
+        action, _, fields = block.partition("  ")
+        assert re.fullmatch(r"[a-z_.]+", action), block
+        for field in filter(None, fields.split("；")):
+            key, _, value = field.partition("=")
+            assert not re.search(r"[A-Za-z]", key.replace("pid", "").replace("tid", "").replace("uid", "")), block
+            assert value not in _RAW_CODES, (key, value, block)
+
+
+def test_desk_chinese__raw_data_on_every_page_has_no_english_sentence(mid):
+    """The collapsed raw data of every page (the log's entries, a refusal's original
+    text): no English sentence a director would read (names and codes may stay)."""
+    from tests.forumbot.chinese_support import english_sentences
+
+    result = crawl(mid, apply=False)
+    _, client = _client(mid)
+    found = {}
+    for path in (p for p in result.pages if p.startswith("/") and " " not in p):
+        for block in _raw_blocks(client.get(path).get_data(as_text=True)):
+            if sentences := english_sentences(block, PLAYERS + ("包包",)):
+                found[path] = (block, sentences)
+    assert found == {}

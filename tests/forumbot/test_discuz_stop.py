@@ -101,7 +101,7 @@ def test_discuz_stop__signal_ends_the_run_mid_backoff(tmp_path, signum):
         while time.monotonic() < deadline:
             line = proc.stderr.readline()
             lines.append(line)
-            if "retry 3/5" in line:  # now waiting out the backoff (2 s, 4 s, then 8, 16)
+            if "重试 3/5" in line:  # now waiting out the backoff (2 s, 4 s, then 8, 16)
                 break
         else:
             pytest.fail("".join(lines))
@@ -110,7 +110,7 @@ def test_discuz_stop__signal_ends_the_run_mid_backoff(tmp_path, signum):
         proc.send_signal(signum)
         _, err = proc.communicate(timeout=15)
         assert time.monotonic() - sent < 1.5, "the stop waited for the backoff"
-        assert proc.returncode == 0 and "stopped cleanly" in err
+        assert proc.returncode == 0 and "已干净地停止" in err
     finally:
         if proc.poll() is None:
             proc.kill()

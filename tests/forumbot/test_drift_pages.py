@@ -268,5 +268,5 @@ def test_drift__touch_pages_are_refused_alike(sim_pages: SimPages) -> None:
 
     for read in (lambda: real_page("discuz-x3", "viewthread-tid2-page1-touch-mobile2.html"),
                  lambda: sim_page(sim_pages, "touch-1")):
-        with pytest.raises(PageParseError, match="touch-template page"):
+        with pytest.raises(PageParseError, match="触屏版页面"):
             read()

@@ -263,7 +263,7 @@ def test_notify__a_pm_whose_answer_was_lost_is_found_not_sent_again(ng):
     ng.sim.faults.add(Fault.DROP_AFTER_STORE, match="send")  # stored, the answer lost
     ng.game.driver.apply_due(ng.clock.now())
     report = ng.game.agent.tick()
-    assert any("director's PMs" in e for e in report.errors)
+    assert any("导演的站内信" in e for e in report.errors)
     [row] = ng.game.agent.notifier.pmbox.rows("sending")
     ng.clock.advance(minutes=10)
     ng.tick()
@@ -326,10 +326,10 @@ def test_notify__on_by_default_in_a_real_config_off_in_the_demo_config(tmp_path)
 
 
 @pytest.mark.parametrize("table, message", [
-    ("kinds = [\"approvals\"]", "[notify].kinds: unknown kind 'approvals'"),
+    ("kinds = [\"approvals\"]", "[notify].kinds: 未知的类型 'approvals'"),
     ("director_uid = 0", "[notify].director_uid"),
     ("quiet_hours = \"25:00-08:00\"", "[notify].quiet_hours"),
-    ("email = \"x\"", "[notify].email: unknown key"),
+    ("email = \"x\"", "[notify].email: 未知的键"),
     ("short_name = \"状态局\"", "[notify].short_name: 简称“状态局”不能以指令词开头"),
     ("short_name = 2", "[notify].short_name: 应为游戏的简称"),
 ])

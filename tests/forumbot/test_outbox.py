@@ -8,6 +8,7 @@ import pytest
 
 from forumbot.discuz import ReplyResult
 from forumbot.marker import find_marker_in_text
+from forumbot.wording import draft_state_zh
 from forumbot.outbox import (
     DraftKind,
     DraftState,
@@ -161,7 +162,7 @@ def test_outbox__invalid_transitions_are_refused(
         outbox.publish_pending(forum, T0)
     elif state is DraftState.REJECTED:
         outbox.reject(draft.id, "director", "no", now=T0)
-    with pytest.raises(InvalidTransitionError, match=f"#{draft.id} is {state.value}"):
+    with pytest.raises(InvalidTransitionError, match=f"#{draft.id} 现在是「{draft_state_zh(state)}」"):
         if action == "retry":
             outbox.retry(draft.id, "director", now=T0)
         elif action == "approve":
@@ -174,7 +175,7 @@ def test_outbox__invalid_transitions_are_refused(
 def test_outbox__unknown_draft_and_empty_body_are_named(outbox: Outbox) -> None:
     with pytest.raises(UnknownDraftError, match="#77"):
         outbox.get(77)
-    with pytest.raises(OutboxError, match="empty body"):
+    with pytest.raises(OutboxError, match="帖子内容不能为空"):
         outbox.create_draft("final_count", 12, "  \n", now=T0)
 
 

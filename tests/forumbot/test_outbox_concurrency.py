@@ -56,9 +56,9 @@ def test_outbox_concurrency__director_cannot_change_a_draft_being_sent(tmp_path:
         assert gate.entered.wait(10)
         with Store(db) as director_store:
             director = Outbox(director_store)
-            with pytest.raises(InvalidTransitionError, match="publishing"):
+            with pytest.raises(InvalidTransitionError, match="发送中"):
                 director.approve(draft.id, "director", "改过的终票", now=T0)
-            with pytest.raises(InvalidTransitionError, match="publishing"):
+            with pytest.raises(InvalidTransitionError, match="发送中"):
                 director.reject(draft.id, "director", "算错了", now=T0)
             with pytest.raises(PublisherBusyError):
                 director.publish_pending(FakeForum(forum_db), T0)

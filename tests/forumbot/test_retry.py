@@ -78,8 +78,8 @@ def test_retry__one_log_line_per_retry(caplog):
     call_with_retry(fn, policy=RetryPolicy(max_attempts=5, base_wait=2.0, jitter=0.0),
                     describe="GET forum.php?mod=viewthread&tid=12&page=3", idempotent=True, sleep=lambda s: None)
     assert [r.getMessage() for r in caplog.records] == [
-        "retry 2/5 GET forum.php?mod=viewthread&tid=12&page=3 after ReadTimeout; waiting 2.0 s",
-        "retry 3/5 GET forum.php?mod=viewthread&tid=12&page=3 after ReadTimeout; waiting 4.0 s",
+        "重试 2/5：GET forum.php?mod=viewthread&tid=12&page=3（上次：ReadTimeout），先等 2.0 秒",
+        "重试 3/5：GET forum.php?mod=viewthread&tid=12&page=3（上次：ReadTimeout），先等 4.0 秒",
     ]
 
 

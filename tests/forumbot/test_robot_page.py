@@ -46,7 +46,7 @@ def test_robot_page__parser_refuses_a_page_without_floor_links(fixture, name):
     read_page(fixture_file(fixture, name).read_bytes(), source=name)  # the real page reads
     with pytest.raises(RobotPageError) as info:
         read_page(spider_page(fixture, name), source=name)
-    assert "spider page" in str(info.value) and name in str(info.value)
+    assert "给搜索引擎看的页面" in str(info.value) and name in str(info.value)
 
 
 def test_robot_page__one_missing_floor_link_is_an_error_naming_the_post():
@@ -54,7 +54,7 @@ def test_robot_page__one_missing_floor_link_is_an_error_naming_the_post():
     with pytest.raises(PageParseError) as info:
         read_page(data, source="p1.html")
     assert not isinstance(info.value, RobotPageError)
-    assert "pid 5 has no floor link" in str(info.value)
+    assert "pid 5 的帖子没有楼层链接" in str(info.value)
 
 
 def test_robot_page__client_says_the_forum_took_it_for_a_robot():
@@ -70,7 +70,7 @@ def test_robot_page__client_says_the_forum_took_it_for_a_robot():
     with pytest.raises(RobotPage) as info:
         client.fetch_page(2)
     assert isinstance(info.value, UnexpectedPage)
-    assert "spider page" in info.value.message and agent in info.value.message
+    assert "给搜索引擎看的页面" in info.value.message and agent in info.value.message
     assert "[bot].user_agent" in info.value.message
 
 
@@ -78,7 +78,7 @@ def test_robot_page__forumbot_posts_exits_nonzero(tmp_path):
     page = tmp_path / "spider.html"
     page.write_bytes(spider_page("discuz-x3", "viewthread-tid2-page1.html"))
     result = CliRunner().invoke(main, ["posts", "--pages", str(page)])
-    assert result.exit_code != 0 and "spider page" in result.output and "spider.html" in result.output
+    assert result.exit_code != 0 and "给搜索引擎看的页面" in result.output and "spider.html" in result.output
 
 
 def test_robot_page__forumbot_tally_exits_nonzero(tmp_path):
@@ -90,7 +90,7 @@ def test_robot_page__forumbot_tally_exits_nonzero(tmp_path):
         page.write_bytes(spider_page("discuz-x3", f"viewthread-tid2-page{k}.html"))
         pages.append(str(page))
     result = CliRunner().invoke(main, ["tally", "--config", str(config), "--day", "2", "--pages", *pages])
-    assert result.exit_code != 0 and "spider page" in result.output
+    assert result.exit_code != 0 and "给搜索引擎看的页面" in result.output
 
 
 # ---------------------------------------------------------------- posts without author
@@ -119,7 +119,7 @@ def test_robot_page__a_post_without_author_stops_the_tally(tmp_path):
     result = CliRunner().invoke(main, ["tally", "--config", str(config), "--day", "2", "--pages",
                                        str(first), *pages])
     assert result.exit_code != 0
-    assert "p1.html" in result.output and "pid 4 has no author" in result.output
+    assert "p1.html" in result.output and "pid 4 的帖子没有作者" in result.output
 
 
 def test_robot_page__forumbot_posts_shows_but_exits_nonzero_on_a_post_without_author(tmp_path):

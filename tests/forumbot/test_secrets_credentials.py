@@ -56,7 +56,7 @@ def test_credentials__a_group_readable_file_elsewhere_is_still_refused(tmp_path)
     loose = tmp_path / "loose"
     loose.write_text("x", encoding="utf-8")
     os.chmod(loose, 0o440)
-    with pytest.raises(SecretError, match="readable by others"):
+    with pytest.raises(SecretError, match="别人也能读"):
         PasswordSource(password_file=loose, environ=lambda: {"CREDENTIALS_DIRECTORY": str(directory)})()
 
 

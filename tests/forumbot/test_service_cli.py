@@ -63,7 +63,7 @@ def test_service_cli__one_service_per_folder_one_agent_per_game(tmp_path):
     assert "Traceback" not in err
     # every line of a game's work names the game
     assert re.search(r"\[第三局\] 第1日计票 #\d+ 已发布 \(pid \d+\)", err), err[-2000:]
-    assert "stopped cleanly" in err
+    assert "已干净地停止" in err
 
 
 def test_service_cli__a_game_held_by_forumbot_run_waits_for_it(tmp_path):

@@ -77,7 +77,7 @@ def test_session__random_bytes_are_ignored_with_one_line(tmp_path, caplog):
     path.write_bytes(os.urandom(512) + b"\xff\xfe")
     jar = httpx.Cookies()
     assert CookieStore(path).load(jar) == 0 and auth_cookie(jar) is None
-    assert "not a cookie file" in _one_warning(caplog, path)
+    assert "不是 cookie 文件" in _one_warning(caplog, path)
 
 
 def test_session__a_folder_where_the_file_should_be(tmp_path, caplog):
@@ -88,7 +88,7 @@ def test_session__a_folder_where_the_file_should_be(tmp_path, caplog):
     assert store.save(jar_with_login()) is False
     assert store.save(jar_with_login()) is False  # said once, not at every save
     lines = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
-    assert len(lines) == 2 and all(str(path) in line and "folder" in line for line in lines)
+    assert len(lines) == 2 and all(str(path) in line and "文件夹" in line for line in lines)
     assert path.is_dir() and list(path.iterdir()) == []
 
 
@@ -104,7 +104,7 @@ def test_session__full_disk_is_one_line_and_no_temp_file_left(tmp_path, caplog, 
     assert store.save(jar_with_login()) is False
     assert store.save(jar_with_login()) is False
     line = _one_warning(caplog, path)
-    assert "No space left on device" in line and "free some disk space" in line
+    assert "磁盘已满" in line and "请腾出磁盘空间" in line
     assert list(tmp_path.iterdir()) == []
     monkeypatch.setattr(json, "dump", real_dump)
     assert store.save(jar_with_login()) is True  # space again: saved
@@ -117,7 +117,7 @@ def test_session__unwritable_folder(tmp_path, caplog):
     folder.chmod(0o500)
     try:
         assert CookieStore(folder / "cookies.json").save(jar_with_login()) is False
-        assert "writable" in _one_warning(caplog, folder / "cookies.json")
+        assert "可写" in _one_warning(caplog, folder / "cookies.json")
     finally:
         folder.chmod(0o700)
 
@@ -131,7 +131,7 @@ def test_session__read_only_folder_is_reported_like_a_full_disk(tmp_path, caplog
 
     monkeypatch.setattr(tempfile, "mkstemp", read_only)
     assert CookieStore(tmp_path / "cookies.json").save(jar_with_login()) is False
-    assert "read-only" in _one_warning(caplog, tmp_path / "cookies.json")
+    assert "只读" in _one_warning(caplog, tmp_path / "cookies.json")
 
 
 def test_session__client_goes_on_without_a_usable_cookie_file(tmp_path, caplog):

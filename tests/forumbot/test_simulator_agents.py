@@ -100,7 +100,7 @@ def test_x3_phone__gets_the_touch_page(forum: Forum, agent: str) -> None:
     with httpx.Client(base_url=forum.base, headers={"User-Agent": agent}) as client:
         r = client.get(thread_url(forum))
     assert 'class="plc cl" id="pid' in r.text and 'id="post_' not in r.text
-    with pytest.raises(PageParseError, match="touch-template"):
+    with pytest.raises(PageParseError, match="触屏版页面"):
         read_page(r.content, content_type=r.headers["content-type"])
 
 

@@ -282,5 +282,5 @@ def test_d72__demo_game_is_the_same_in_both_generations() -> None:
 
 
 def test_d72__simulator_refuses_unknown_generations() -> None:
-    with pytest.raises(ValueError, match="discuz must be"):
+    with pytest.raises(ValueError, match="discuz 必须是"):
         Simulator(discuz="6.0")

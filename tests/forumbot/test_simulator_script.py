@@ -85,7 +85,7 @@ def test_parse_when__offsets_and_iso(value: object, expected: datetime) -> None:
 
 
 def test_parse_when__bad_value_names_the_entry() -> None:
-    with pytest.raises(ScriptError, match=r"posts\[3\]: bad time 'yesterday'"):
+    with pytest.raises(ScriptError, match=r"posts\[3\]：无效的时间 'yesterday'"):
         parse_when("yesterday", BASE, "posts[3]")
 
 
@@ -107,12 +107,12 @@ def test_apply_script__toml(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("patch", "message"), [
     pytest.param({"posts": [{"thread": "nope", "author": "饺子", "message": "x"}]},
-                 r"posts\[0\]: unknown thread 'nope'", id="unknown-thread"),
+                 r"posts\[0\]：未知的帖子 'nope'", id="unknown-thread"),
     pytest.param({"posts": [{"thread": "vote", "author": "无名", "message": "x"}]},
-                 r"posts\[0\]: no user named '无名'", id="unknown-author"),
+                 r"posts\[0\]：没有名为 '无名' 的用户", id="unknown-author"),
     pytest.param({"posts": [{"thread": "vote", "author": "饺子"}]},
-                 r"posts\[0\]: missing 'message'", id="missing-field"),
-    pytest.param({"site": {"settings": {"floodctl": 3}}}, r"unknown setting 'floodctl'",
+                 r"posts\[0\]：缺少 'message'", id="missing-field"),
+    pytest.param({"site": {"settings": {"floodctl": 3}}}, r"未知的设置 'floodctl'",
                  id="unknown-setting"),
 ])
 def test_apply_script__errors_name_the_entry(patch: dict, message: str) -> None:
@@ -129,7 +129,7 @@ def test_load_script__json_and_bad_file(tmp_path: Path) -> None:
     assert prepare_forum(port=0, script=good, clock=SimClock(BASE)).accounts == [("a", "b")]
     bad = tmp_path / "bad.toml"
     bad.write_text("[[users]\n", encoding="utf-8")
-    with pytest.raises(ScriptError, match="not valid"):
+    with pytest.raises(ScriptError, match="不是有效的"):
         prepare_forum(port=0, script=bad)
 
 
@@ -154,11 +154,11 @@ def test_cli__bad_script_is_one_line_error(tmp_path: Path) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text("{", encoding="utf-8")
     result = CliRunner().invoke(main, ["simulate", "--port", "0", "--script", str(bad)])
-    assert result.exit_code == 1 and result.output.startswith("Error: script")
+    assert result.exit_code == 1 and result.output.startswith("错误：脚本")
 
 
 def test_simulator__refuses_non_loopback_hosts() -> None:
-    with pytest.raises(ValueError, match="loopback"):
+    with pytest.raises(ValueError, match="回环地址"):
         Simulator(host="0.0.0.0")
 
 
@@ -180,13 +180,13 @@ def test_cli__a_game_config_is_not_a_script(monkeypatch: pytest.MonkeyPatch) -> 
     config = Path(__file__).resolve().parents[2] / "config.toml"  # the example game config
     result = CliRunner().invoke(main, ["simulate", "--port", "0", "--script", str(config)])
     assert result.exit_code == 1
-    assert "is a game config (it has [game]), not a simulator script" in result.output
+    assert "是游戏配置（里面有 [game]），不是模拟论坛的脚本" in result.output
 
 
 @pytest.mark.parametrize(("script", "message"), [
-    ({"game": {"players": ["饺子"]}}, r"is a game config \(it has \[game\]\)"),
-    ({"bot": {"username": "计票机器人"}}, r"unknown table\(s\) 'bot' \(that looks like a game config\)"),
-    ({"user": [{"name": "a", "password": "b"}]}, r"unknown table\(s\) 'user'"),
+    ({"game": {"players": ["饺子"]}}, r"是游戏配置（里面有 \[game\]）"),
+    ({"bot": {"username": "计票机器人"}}, r"未知的表 'bot'（看起来像游戏配置）"),
+    ({"user": [{"name": "a", "password": "b"}]}, r"未知的表 'user'"),
 ])
 def test_apply_script__refuses_what_is_not_a_script(script: dict, message: str) -> None:
     with pytest.raises(ScriptError, match=message):
@@ -200,5 +200,5 @@ def test_prepare_forum__discuz_from_the_flag_or_the_script(tmp_path: Path) -> No
     assert prepare_forum(port=0, script=path, clock=SimClock(BASE), discuz="x3").sim.discuz == "x3"
     bad = tmp_path / "bad.toml"
     bad.write_text('[site]\ndiscuz = "6"\n', encoding="utf-8")
-    with pytest.raises(ScriptError, match="discuz must be"):
+    with pytest.raises(ScriptError, match="discuz 必须是"):
         prepare_forum(port=0, script=bad, clock=SimClock(BASE))

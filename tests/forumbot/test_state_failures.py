@@ -125,7 +125,7 @@ def test_state__a_full_disk_while_the_agent_runs(tmp_path, caplog, monkeypatch):
         with caplog.at_level(logging.INFO):
             play(game, until=at(1, "13:20"))
         assert len(game.sim.requests) > requests
-        assert any("works again" in r.getMessage() for r in caplog.records)
+        assert any("恢复正常" in r.getMessage() for r in caplog.records)
         assert not any(line.startswith("⚠") for line in status_lines(game.rt.settings.agent.database))
         # Nothing lost: every vote on the forum is stored and ruled; the count shows them.
         votes = [p for p in game.sim.posts(game.world.tids["vote1"]) if p.author not in (BOT, "导演")]

@@ -78,7 +78,7 @@ def test_store_schema__file_from_a_newer_forumbot_is_refused(tmp_path: Path) -> 
     db = sqlite_utils.Database(tmp_path / "g.db")
     db["schema_version"].insert({"version": SCHEMA_VERSION + 1, "applied": "future"})
     db.close()
-    with pytest.raises(SchemaTooNewError, match="newer"):
+    with pytest.raises(SchemaTooNewError, match="新；请升级 forumbot"):
         Store(tmp_path / "g.db")
 
 

@@ -83,7 +83,7 @@ def test_charset_sniff__clean_in_no_charset_is_an_error_naming_the_page():
     assert not sniffed.clean and sniffed.bad_offset is not None
     with pytest.raises(PageParseError) as info:
         read_page(garbled(data), source="saved/p1.html")
-    assert "saved/p1.html" in str(info.value) and "encoding" in str(info.value)
+    assert "saved/p1.html" in str(info.value) and "编码" in str(info.value)
 
 
 def test_charset_sniff__decode_never_raises_on_such_bytes():
@@ -128,4 +128,4 @@ def test_charset_sniff__tally_of_a_garbled_page_exits_nonzero_naming_it(tmp_path
     page = tmp_path / "garbled.html"
     page.write_bytes(garbled(without_charset(fixture_file("discuz-7.2-gbk", "guest_viewthread_p1.html").read_bytes())))
     result = CliRunner().invoke(main, ["tally", "--config", str(config), "--day", "3", "--pages", str(page)])
-    assert result.exit_code != 0 and "garbled.html" in result.output and "encoding" in result.output
+    assert result.exit_code != 0 and "garbled.html" in result.output and "编码" in result.output

@@ -212,7 +212,7 @@ def test_read_page__relative_time_without_title_needs_now(x3_dir) -> None:
     # Strip the title of pid 3's time, leaving only "2&nbsp;分钟前".
     mangled = text.replace('<span title="2026-11-30 00:24:47">2&nbsp;分钟前</span>', "2&nbsp;分钟前")
     assert mangled != text
-    with pytest.raises(PageParseError, match=r"page1\.html: post pid 3: relative time"):
+    with pytest.raises(PageParseError, match=r"page1\.html: pid 3 的帖子：相对时间"):
         parse_thread_html(mangled, tz=SH, source="page1.html")
     now = datetime(2026, 11, 30, 0, 26, 50, tzinfo=SH)
     page = parse_thread_html(mangled, tz=SH, now=now)
@@ -256,7 +256,7 @@ def test_read_page__forum_message_pages(x3_dir, name, message) -> None:
 def test_read_page__touch_template_is_a_clear_error(x3_dir, name) -> None:
     # Decision: touch (mobile=2) pages have no absolute times and no post_PID divs;
     # they are refused with a message pointing at the desktop page or the API.
-    with pytest.raises(PageParseError, match=r"touch-template page \(mobile=2\)"):
+    with pytest.raises(PageParseError, match=r"触屏版页面（mobile=2）"):
         _read(x3_dir / name)
 
 

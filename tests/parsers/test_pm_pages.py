@@ -161,8 +161,8 @@ def test_d72_inbox__the_reused_summary_id_and_empty_lists() -> None:
 
 # ---- not PM pages -------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("gen", "n", "why"), [("d72", 32, "empty"), ("x35", 5, "not a private-message"),
-                                               ("x35", 13, "without messages"), ("d72", 14, "not a private"),
+@pytest.mark.parametrize(("gen", "n", "why"), [("d72", 32, "空页面"), ("x35", 5, "不是站内信页面"),
+                                               ("x35", 13, "没有消息"), ("d72", 14, "不是站内信页面"),
                                                ("x35", 40, "Variables.list")])
 def test_not_pm_pages_are_refused_naming_the_source(gen: str, n: int, why: str) -> None:
     with pytest.raises(PageParseError, match=why) as err:

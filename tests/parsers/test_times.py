@@ -62,12 +62,12 @@ def test_parse_post_time__title_beats_text() -> None:
 
 
 def test_parse_post_time__relative_without_title_needs_now() -> None:
-    with pytest.raises(TimeUnreadable, match="needs `now`"):
+    with pytest.raises(TimeUnreadable, match="抓取时间（`now`）"):
         parse_post_time(None, "发表于 昨天\xa021:30", SH)
     assert parse_post_time(None, "发表于 昨天\xa021:30", SH, NOW) == (
         datetime(2026, 11, 29, 21, 30, tzinfo=SH), M)
 
 
 def test_parse_post_time__garbage_is_unreadable() -> None:
-    with pytest.raises(TimeUnreadable, match="no readable time"):
+    with pytest.raises(TimeUnreadable, match="没有能读的时间"):
         parse_post_time("共 3 页", "发表于 ???", SH, NOW)
