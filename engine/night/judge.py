@@ -272,13 +272,15 @@ def _rule_one(ctx: NightContext, run: _Run, index: int, action: Action) -> Actio
 def _target_problem(ctx: NightContext, position: Position, action: Action, run: _Run) -> tuple[ActionReason, str] | None:
     mode = ctx.mode
     wanted = targets_wanted(action.skill)
+    choices = Choices(tuple((slot, _action_of(run, i)) for slot, i in run.standing.items()))
     if wanted == 0:
-        return (ActionReason.TARGET_NOT_ALLOWED, f"{mode.skill_name(action.skill)}不需要目标") if action.targets else None
+        if action.targets:
+            return ActionReason.TARGET_NOT_ALLOWED, f"{mode.skill_name(action.skill)}不需要目标"
+        return mode.check_target(position, action, choices)
     if len(action.targets) != wanted:
         if wanted == 1:
             return ActionReason.TARGET_NOT_ALLOWED, "需要一个目标" if not action.targets else "只能有一个目标"
         return ActionReason.TARGET_NOT_ALLOWED, f"{mode.skill_name(action.skill)}需要 {wanted} 个目标"
-    choices = Choices(tuple((slot, _action_of(run, i)) for slot, i in run.standing.items()))
     if action.skill in CARD_TARGET:  # S09 偷换: a card, the rule set checks it
         return mode.check_target(position, action, choices)
     for target in action.targets:

@@ -74,6 +74,7 @@ class Trigger:
     since: datetime
     until: datetime
     identity: Identity
+    cause: str = ""  # what set it off (S10: a hunter voted out may shoot the lone wolf into 孤刀)
 
     def to_json(self, skill_name) -> dict:
         return {"player": self.player, "skill": skill_name(self.skill),
