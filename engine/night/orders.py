@@ -96,7 +96,9 @@ def _read(words: list[str], mode: Mode, names: NameTable) -> OrderReading:
     given = words[1:]
     name = mode.skill_name(skill)
     if len(given) < wanted:
-        return OrderReading(skill, problem=OrderProblem.NO_TARGET, message=f"{name}需要目标（例如 {name} 包子）")
+        example = f"{name} 包子 汤圆" if wanted == 2 else f"{name} 包子"
+        need = f"需要 {wanted} 个目标" if wanted == 2 else "需要目标"
+        return OrderReading(skill, problem=OrderProblem.NO_TARGET, message=f"{name}{need}（例如 {example}）")
     if len(given) > wanted:
         return OrderReading(skill, problem=OrderProblem.EXTRA_TARGET,
                             message=f"{name}只要 {wanted} 个目标" if wanted else f"{name}不需要目标")
