@@ -176,6 +176,13 @@ class Mode(ABC):
         """A sheet from ``"player" = "预言家"`` (双身份: ``["女巫", "狼人"]``, first identity
         first). Names are compared as votes are (NFKC…); identity words with their
         synonyms. SheetError lists every problem at once."""
+        sheet = self.read_hands(table, players)
+        self.check_sheet(sheet, composition)
+        return sheet
+
+    def read_hands(self, table: Mapping[str, object], players: Sequence[str]) -> Sheet:
+        """The sheet as written (names, words, one entry per player), not yet checked
+        against the composition."""
         problems: list[str] = []
         seats = {normalise_name(p): p for p in players}
         hands: dict[str, tuple[Identity, ...]] = {}
@@ -209,9 +216,7 @@ class Mode(ABC):
             problems.append(f"身份表缺少：{'、'.join(missing)}")
         if problems:
             raise SheetError(problems)
-        sheet = Sheet(self.code, tuple((p, hands[p]) for p in players))
-        self.check_sheet(sheet, composition)
-        return sheet
+        return Sheet(self.code, tuple((p, hands[p]) for p in players))
 
     def check_sheet(self, sheet: Sheet, composition: Composition | None = None) -> None:
         """Counts as the composition says, and no faction already won or lost."""

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from engine.night.base import Mode
 from engine.night.dual import Dual
+from engine.night.s09 import S09
 from engine.night.s10 import S10
 from engine.night.simple14 import Simple14
 from engine.night.sheet import SheetError
 
-MODES: dict[str, Mode] = {m.code: m for m in (Simple14(), Dual(), S10())}
-# Named in SPEC §10 but not built yet.
-LATER: dict[str, str] = {"s09": "官方规则S09"}
+MODES: dict[str, Mode] = {m.code: m for m in (Simple14(), Dual(), S10(), S09())}
+LATER: dict[str, str] = {}  # named in SPEC §10, not built yet: none
 
 
 class ModeError(ValueError):

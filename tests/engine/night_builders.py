@@ -156,3 +156,28 @@ def s10_night(actions=(), events=(), night: int | None = None, now: datetime | N
     actions = list(actions)
     number = night if night is not None else max((a.night for a in actions), default=1)
     return s10_chronicle(actions, events, **kw).resolve(number, now)
+
+
+# --- S09 -----------------------------------------------------------------------------------
+# 21 players: wolves 饺子 包子 汤圆; 先知 小笼包; 女巫 烧卖; 猎人 油条; 爱神 麻花; 小女孩 粽子;
+# 盗贼 春卷 (底牌 狼人、村民); 村民 ×12.
+S09_PLAYERS = ("饺子", "包子", "汤圆", "小笼包", "烧卖", "油条", "麻花", "粽子", "春卷", "馄饨", "豆浆", "年糕",
+               "元宵", "锅贴", "煎饼", "麻团", "凉皮", "米线", "豆花", "春饼", "肉夹馍")
+S09_TABLE: dict[str, object] = {
+    "饺子": "狼人", "包子": "狼人", "汤圆": "狼人", "小笼包": "先知", "烧卖": "女巫", "油条": "猎人",
+    "麻花": "爱神", "粽子": "小女孩", "春卷": "盗贼", **{p: "村民" for p in S09_PLAYERS[9:]},
+    "盗贼底牌": ["狼人", "村民"],
+}
+
+
+def s09_chronicle(actions=(), events=(), table: dict | None = None, count: int = 4) -> Chronicle:
+    mode = mode_for("s09")
+    sh = mode.read_sheet(table or S09_TABLE, S09_PLAYERS)
+    state = GameState(players=sh.players, identities=1, days=days(count), events=tuple(events))
+    return Chronicle(mode, sh, state, actions)
+
+
+def s09_night(actions=(), events=(), night: int | None = None, now: datetime | None = None, **kw):
+    actions = list(actions)
+    number = night if night is not None else max((a.night for a in actions), default=1)
+    return s09_chronicle(actions, events, **kw).resolve(number, now)
