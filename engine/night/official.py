@@ -275,9 +275,13 @@ class Official(Mode):
             return self.out(position, action.target, Cause.STRAY, trigger.since, trigger.player)  # type: ignore[arg-type]
         return super().answer(position, trigger, action)
 
+    # Facts the day's events (not the night's actions) decide: where a night's deaths are
+    # corrected by the events, these come from the events' replay, not the night's.
+    event_facts: ClassVar[frozenset[str]] = frozenset({LOST, SHERIFF, AUTO})
+
     def knowing(self, before: Position, after: Position) -> Position:
         position = before.knowing(after)
-        keep = {LOST, SHERIFF, AUTO}
+        keep = self.event_facts
         items = dict(after.extra)
         for key in keep:
             items.pop(key, None)

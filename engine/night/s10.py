@@ -103,6 +103,7 @@ class S10(Official):
     once_a_game = frozenset({Skill.SAVE, Skill.POISON, Skill.ARROW, Skill.JOIN})  # <限定技>, 第零晚
     first_stands = frozenset({Skill.DIVINE, Skill.ARROW, Skill.JOIN})
     triggered = frozenset({Skill.LAST_SHOT, Skill.FOOL, Skill.LONE_BLADE})
+    event_facts = Official.event_facts | {ELDER_FIRED, REVEALED}
 
     def __init__(self, version: Version | None = None) -> None:
         self.version = version

@@ -165,6 +165,27 @@ def test_win__draw_by_the_lone_blade():
     assert c2.win.rule.startswith("所有阵营均满足判负条件"), BLADE
 
 
+def test_lone_blade__after_a_hunter_voted_out_shoots_the_lone_wolf():
+    # 且即将由于投票或由于投票出局的猎人【流弹】出局时 (A6D with 644: 有孤狼)
+    setup = [GameEvent(EventKind.OUT, day_start(1) + timedelta(minutes=k), p, OutWhy.CARD)
+             for k, p in enumerate(("包子", "汤圆"), start=1)]
+    vote = GameEvent(EventKind.OUT, deadline(1), "油条", OutWhy.VOTE)
+    actions = [act0("饺子", "托孤", "饺子", 1), act(1, "油条", "流弹", "饺子", 3)]
+    c = s10_chronicle(actions, [*setup, vote], version="644-A6D")
+    ((trigger, _, outcome),) = c.day(1).proposed_shots
+    assert [d.player for d in outcome.deaths] == ["饺子"]
+    assert [(t.player, t.skill) for t in outcome.triggers] == [("饺子", Skill.LONE_BLADE)], BLADE
+
+
+def test_corrected_night_keeps_the_days_facts():
+    # night 1's actions poison the elder, the director's events say no one died: the elder's
+    # 道骨 has not fired, so voting him out later still costs the skills.
+    actions = [act(1, "烧卖", "毒药", "馄饨", 50)]
+    c = s10_chronicle(actions, [GameEvent(EventKind.OUT, day_start(2), "年糕", OutWhy.NIGHT, cause="杀人"),
+                                GameEvent(EventKind.OUT, deadline(2), "馄饨", OutWhy.VOTE)])
+    assert c.day(2).announcements == ("所有特殊身份与普通身份失去技能",)
+
+
 def test_lone_blade__not_while_another_faction_stands():
     setup = [card(p, 1, k) for k, p in enumerate(("包子", "汤圆", "年糕", "元宵", "锅贴"), start=1)]  # piper in
     vote = GameEvent(EventKind.OUT, deadline(1), "饺子", OutWhy.VOTE)
