@@ -227,9 +227,11 @@ class Chronicle:
         self._days(windows, day_steps, day_triggers)
 
     def _checks(self, event: GameEvent, following: list[GameEvent]) -> bool:
-        """The win is checked after ``event`` unless the next event leaves the game
-        together with it (S10 孤刀: 该角色与之共同出局)."""
-        return not (following and following[0].when == event.when and self.mode.together(following[0]))
+        """The win is checked after ``event`` unless it and the next event leave the game
+        together (S10 孤刀: 该角色与之共同出局), in whichever order they were entered."""
+        if not following or following[0].when != event.when:
+            return True
+        return not (self.mode.together(following[0]) or self.mode.together(event))
 
     def _mark(self, when: datetime, position: Position) -> None:
         if self._times and when < self._times[-1]:

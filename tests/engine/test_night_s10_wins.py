@@ -163,6 +163,10 @@ def test_win__draw_by_the_lone_blade():
     c2 = chron12(actions, [*setup, vote, blade_out], version="644-26D")
     assert c2.win.faction is Faction.DRAW, DRAW
     assert c2.win.rule.startswith("所有阵营均满足判负条件"), BLADE
+    first = GameEvent(EventKind.OUT, deadline(1), "煎饼", OutWhy.VOTE, cause="孤刀", seq=(0,))
+    c3 = chron12(actions, [*setup, first, GameEvent(EventKind.OUT, deadline(1), "饺子", OutWhy.VOTE, seq=(1,))],
+                 version="644-26D")
+    assert c3.win.faction is Faction.DRAW  # entered the other way round
 
 
 def test_lone_blade__after_a_hunter_voted_out_shoots_the_lone_wolf():
