@@ -7,11 +7,15 @@ reading and dealing a sheet, ruling actions (``engine.night.judge``), running th
 with a win check between them (``engine.night.resolve``), replaying a game
 (``engine.night.chronicle``) — asks the mode and never which mode it has.
 
-Adding a rule set (S10, S09) is one module: a ``Mode`` subclass registered in
-``engine.night.registry``. What they need beyond 14人简易 and 双身份 has its place here
-already: ``first_night = 0`` (第零晚), ``Sheet.options`` (the option digits of the deal),
-``Position.lovers`` and ``Position.extra``, ``Faction.LOVERS``/``WHITE_WOLF``/``PIPER``,
-actions with two targets (``actions.TWO_TARGETS``).
+A rule set is one module: a ``Mode`` subclass registered in ``engine.night.registry``.
+S10 and S09 (``s10``, ``s09`` on ``official``) use what the shared machinery asks of a
+mode beyond 14人简易 and 双身份: ``first_night = 0`` and ``plan_zero`` (第零晚), skills by
+night (``skills_now(…, night)``), ``Sheet.options`` (the option digits of the deal),
+``Position.lovers`` and ``Position.extra``, actions with two targets or a card
+(``actions.TWO_TARGETS``, ``CARD_TARGET``), director-entered skills, the feedback hooks
+(``psychic_at``, ``psychic_feedback``, ``divine_feedback``, ``more_feedback``), triggered
+skills answered by ``answer``, ``Outcome.recheck`` (a win without a death), events that
+leave together (``together``) and the event kinds a mode reads (``event_kinds``).
 """
 
 from __future__ import annotations

@@ -28,8 +28,8 @@ from datetime import datetime, timedelta
 from typing import ClassVar
 
 from engine.events import EventKind, GameEvent, OutWhy
-from engine.night.actions import Action, ActionReason
-from engine.night.base import Mode, NightFacts, Step
+from engine.night.actions import Action
+from engine.night.base import Mode, NightFacts
 from engine.night.identities import Faction, Identity, Skill
 from engine.night.judge import Choices, Feedback
 from engine.night.position import Cause, Death, Outcome, Position, Trigger, Win
@@ -163,12 +163,6 @@ class Official(Mode):
         if first.skill is Skill.ARROW:
             return f"已指定情侣（{'、'.join(first.targets)}）"
         return super().first_stands_note(first)
-
-    def check_target(self, position: Position, action: Action, choices: Choices):
-        found = super().check_target(position, action, choices)
-        if found is not None:
-            return found
-        return None
 
     # --- feedback ----------------------------------------------------------------------
 
@@ -351,9 +345,3 @@ class Official(Mode):
     def _not_in(self, players, position: Position, mad: frozenset[str] = frozenset()) -> bool:
         return all(not position.in_game(p) or p in mad for p in players)
 
-
-def reason(code: ActionReason, note: str) -> tuple[ActionReason, str]:
-    return code, note
-
-
-__all__ = ["AUTO", "ATTACKED", "LOST", "ORDER", "Official", "SHERIFF", "Step", "fact", "reason", "with_fact"]

@@ -43,7 +43,7 @@ from engine.night.identities import Faction, Identity, Skill
 from engine.night.judge import Choices, Feedback
 from engine.night.official import ATTACKED, AUTO, LOST, Official, fact, with_fact
 from engine.night.phases import PhaseSpec
-from engine.night.position import Cause, Outcome, Position, SkillLoss, Trigger
+from engine.night.position import Cause, Outcome, Position, Trigger
 from engine.night.s10_table import Version, read_version, row_for
 from engine.night.sheet import Sheet, SheetError
 

@@ -76,8 +76,6 @@ S09_NIGHT = ("杀人", "预言", "解药", "毒药", "流弹", "偷看", "放弃
 
 @st.composite
 def s09_games(draw):
-    from tests.engine.night_builders import S09_PLAYERS  # noqa: F401 (the cast is S09's)
-
     zero = draw(st.lists(st.tuples(
         st.sampled_from(("麻花", "春卷", "饺子")), st.sampled_from(("金箭", "偷换", "放弃")),
         st.lists(st.sampled_from(("狼人", "村民", "年糕", "元宵", "麻花")), max_size=2),
