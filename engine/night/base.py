@@ -375,6 +375,11 @@ class Mode(ABC):
         """A triggered skill's counting action applied (the hunter's shot)."""
         return self.shoot(position, action.target, trigger.since)  # type: ignore[arg-type]
 
+    def answered_by(self, trigger: Trigger, event: GameEvent) -> bool:
+        """The event (an out or lost identity in the trigger's window) is the triggered
+        skill's result, already entered: a shot is ``why = hunter``."""
+        return event.why is OutWhy.HUNTER
+
     def knowing(self, before: Position, after: Position) -> Position:
         """``before`` with what only the night knows from ``after`` (a night whose deaths
         the events correct)."""

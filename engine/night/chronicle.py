@@ -50,6 +50,9 @@ class DayStep:
     event: GameEvent
     outcome: Outcome
     win: Win | None = None
+    # The game right after it (a triggered skill is ruled on it: 孤刀's target is still in
+    # even when its own out was entered at the same moment).
+    after: Position | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -250,7 +253,7 @@ class Chronicle:
         if outcome.notes and not outcome.deaths and event.kind in _DEATHS:
             self.warnings.append((event.when, f"{event.describe()}：{'；'.join(outcome.notes)}"))
         triggers.extend(outcome.triggers)
-        day_steps.setdefault(day or 0, []).append(DayStep(event, outcome, win))
+        day_steps.setdefault(day or 0, []).append(DayStep(event, outcome, win, position))
         self._mark(event.when, position)
         return position
 
@@ -302,6 +305,7 @@ class Chronicle:
         for window in windows:
             steps = tuple(day_steps.get(window.number, ()))
             opened = tuple(t for s in steps for t in s.outcome.triggers)
+            after = {id(t): s.after for s in steps for t in s.outcome.triggers}
             rulings: list[ActionRuling] = []
             proposed = []
             awaiting = []
@@ -309,10 +313,10 @@ class Chronicle:
                 # Entered already: an out by the hunter within the window (it takes
                 # effect at its own time, §9).
                 shot_done = any(
-                    s.event.kind in _DEATHS and s.event.why is OutWhy.HUNTER
+                    s.event.kind in _DEATHS and self.mode.answered_by(trigger, s.event)
                     and trigger.since <= s.event.when <= trigger.until
                     for d in day_steps.values() for s in d)
-                position = self.position(trigger.since)
+                position = after.get(id(trigger)) or self.position(trigger.since)
                 decided, mine = judge_shot(self.mode, trigger, self.actions, position)
                 rulings.extend(mine)
                 if shot_done:

@@ -623,6 +623,11 @@ class S10(Official):
             return position, Outcome(notes=(f"孤刀：{'、'.join(f.value for f in others)}尚未判负，无效",))
         return self.out(position, target, Cause.LONE_BLADE, at, lone)
 
+    def answered_by(self, trigger: Trigger, event) -> bool:
+        if trigger.skill is Skill.LONE_BLADE:
+            return event.cause == Cause.LONE_BLADE
+        return super().answered_by(trigger, event)
+
     def together(self, event) -> bool:
         return event.cause == Cause.LONE_BLADE
 

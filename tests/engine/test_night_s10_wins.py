@@ -162,6 +162,8 @@ def test_win__draw_by_the_lone_blade():
     # entered: the two go out together, one win check after both
     c2 = chron12(actions, [*setup, vote, blade_out], version="644-26D")
     assert c2.win.faction is Faction.DRAW, DRAW
+    assert c2.day(1).proposed_shots == () and c2.day(1).awaiting == ()  # entered: no longer proposed
+    assert [r.counted for r in c2.day(1).shot_rulings] == [True]
     assert c2.win.rule.startswith("所有阵营均满足判负条件"), BLADE
     first = GameEvent(EventKind.OUT, deadline(1), "煎饼", OutWhy.VOTE, cause="孤刀", seq=(0,))
     c3 = chron12(actions, [*setup, first, GameEvent(EventKind.OUT, deadline(1), "饺子", OutWhy.VOTE, seq=(1,))],
