@@ -169,7 +169,10 @@ class S10(Official):
         return tuple((i, counts[i]) for i in self.identity_names if counts[i])
 
     def last_words_count(self, composition: Composition | None = None) -> int:
-        """前N（N为狼人+白狼总数）名出局的角色可以留下遗言."""
+        """前N（N为狼人+白狼总数）名出局的角色可以留下遗言 (pass ``composition_of(sheet)``
+        where the mode has no version)."""
+        if composition is None:
+            self._need_version()
         return sum(n for i, n in (composition or self.composition) if i in (W, WW))
 
     def briefing(self, sheet: Sheet, player: str, *, ordering: bool = False):

@@ -273,3 +273,15 @@ def test_last_words__first_n_out_wolves_and_white_wolf():
         state = state.put_out(p, day_start(2) + timedelta(minutes=k), "night")
     assert last_words_holders(c.mode, state, c.mode.composition_of(c.sheet)) == ("年糕", "元宵", "锅贴", "煎饼")
     assert summary(c.resolve(1))["win"] is None
+
+
+def test_last_words__unversioned_needs_the_sheets_composition():
+    import pytest
+
+    from engine.night import SheetError, mode_for
+
+    state = GameState(players=S10_PLAYERS, days=days(2)).put_out("年糕", day_start(2), "night")
+    with pytest.raises(SheetError, match="S10须指定版本号"):
+        last_words_holders(mode_for("s10"), state)
+    c = s10_chronicle()
+    assert last_words_holders(mode_for("s10"), state, c.mode.composition_of(c.sheet)) == ("年糕",)
