@@ -13,8 +13,9 @@ What lives where:
 * ``base`` — ``Mode``: composition, names, reading/checking/dealing a sheet, the pack,
   briefings, phases, skills, target rules, the night's steps, losing an identity, day
   steps (vote-out, red card, shot, surrender), the win check.
-* ``simple14``, ``dual`` — 14人简易 and 双身份, each quoting its seed. (S10, S09: one
-  module each later, registered in ``registry``.)
+* ``simple14``, ``dual`` — 14人简易 and 双身份, each quoting its seed; ``s10`` (its table
+  in ``s10_table``) and ``s09`` on what they share in ``official`` (night 0, the lovers,
+  流弹, 平局), all registered in ``registry``.
 * ``phases`` — a night's phases from the day's deadline, lengths and extensions.
 * ``actions`` — ``Action`` and its ``ActionRuling`` with §10.6's reason codes.
 * ``judge`` — ruling a night's actions: which count and stand, the pack's order, when the
@@ -52,10 +53,11 @@ from engine.night.sheet import Sheet, SheetError, commitment, new_salt, reveal_t
 
 
 def deal(players: Sequence[str], ruleset: str, rng: random.Random,
-         composition: Composition | None = None) -> Sheet:
-    """A random sheet for ``players`` (seat order) from the rule set's composition, dealt
-    again while a faction has already won or lost on it."""
-    return mode_for(ruleset).deal(players, rng, composition)
+         composition: Composition | None = None, version: str | None = None) -> Sheet:
+    """A random sheet for ``players`` (seat order) from the rule set's composition (S10: the
+    row of ``version`` in its table), dealt again while a faction has already won or lost
+    on it."""
+    return mode_for(ruleset, version).deal(players, rng, composition)
 
 
 def reveal(sheet: Sheet, salt: str) -> str:

@@ -120,5 +120,14 @@ class ActionRuling:
         }
 
 
-# Skills whose target is a list (S10 金箭 甲 乙); none in 14人简易 and 双身份.
-TWO_TARGETS: frozenset[Skill] = frozenset()
+# Skills whose target is a list (S10/S09 金箭 甲 乙); none in 14人简易 and 双身份.
+TWO_TARGETS: frozenset[Skill] = frozenset({Skill.ARROW})
+# Skills sent with no target at all (S10 归群; S09 偷看, which the director enters).
+NO_TARGET: frozenset[Skill] = frozenset({Skill.PASS, Skill.JOIN, Skill.PEEK, Skill.FOOL})
+# Skills whose target is a card, not a player (S09 偷换 狼人).
+CARD_TARGET: frozenset[Skill] = frozenset({Skill.SWAP})
+
+
+def targets_wanted(skill: Skill) -> int:
+    """How many targets an action of ``skill`` names."""
+    return 0 if skill in NO_TARGET else 2 if skill in TWO_TARGETS else 1

@@ -7,11 +7,15 @@ reading and dealing a sheet, ruling actions (``engine.night.judge``), running th
 with a win check between them (``engine.night.resolve``), replaying a game
 (``engine.night.chronicle``) — asks the mode and never which mode it has.
 
-Adding a rule set (S10, S09) is one module: a ``Mode`` subclass registered in
-``engine.night.registry``. What they need beyond 14人简易 and 双身份 has its place here
-already: ``first_night = 0`` (第零晚), ``Sheet.options`` (the option digits of the deal),
-``Position.lovers`` and ``Position.extra``, ``Faction.LOVERS``/``WHITE_WOLF``/``PIPER``,
-actions with two targets (``actions.TWO_TARGETS``).
+A rule set is one module: a ``Mode`` subclass registered in ``engine.night.registry``.
+S10 and S09 (``s10``, ``s09`` on ``official``) use what the shared machinery asks of a
+mode beyond 14人简易 and 双身份: ``first_night = 0`` and ``plan_zero`` (第零晚), skills by
+night (``skills_now(…, night)``), ``Sheet.options`` (the option digits of the deal),
+``Position.lovers`` and ``Position.extra``, actions with two targets or a card
+(``actions.TWO_TARGETS``, ``CARD_TARGET``), director-entered skills, the feedback hooks
+(``psychic_at``, ``psychic_feedback``, ``divine_feedback``, ``more_feedback``), triggered
+skills answered by ``answer``, ``Outcome.recheck`` (a win without a death), events that
+leave together (``together``) and the event kinds a mode reads (``event_kinds``).
 """
 
 from __future__ import annotations
@@ -26,10 +30,10 @@ from typing import TYPE_CHECKING, ClassVar
 
 from parsers.text import normalise_name
 
-from engine.events import EventKind, GameEvent, OutWhy
+from engine.events import BEFORE, EventKind, GameEvent, OutWhy
 from engine.night.actions import Action, ActionReason
 from engine.night.identities import SKILL_ZH, Faction, Identity, Skill, read_identity, read_skill
-from engine.night.phases import NightPlan, NightSettings, PhaseSpec, lay_out
+from engine.night.phases import NightPlan, NightSettings, PhaseSpec, lay_out, night_zero
 from engine.night.position import Cause, Death, Outcome, Position, SkillLoss, Trigger, Win
 from engine.night.sheet import Sheet, SheetError
 
@@ -48,6 +52,7 @@ class Briefing:
     identities: tuple[str, ...]  # Chinese names, first identity first
     pack: tuple[str, ...] = ()  # the other wolves this player knows
     ordering: bool = False  # 双身份: the player still orders their two identities
+    note: str = ""  # S10/S09: what else this identity is told at the deal (Chinese, one sentence)
 
     def text(self) -> str:
         if len(self.identities) == 1:
@@ -59,6 +64,8 @@ class Briefing:
                          f"未排序则按发牌顺序，{self.identities[0]}为第一身份。")
         if self.pack:
             line += f"狼人同伴：{'、'.join(self.pack)}。"
+        if self.note:
+            line += self.note
         return line
 
 
@@ -98,6 +105,15 @@ class Mode(ABC):
     deferred: ClassVar[frozenset[Skill]] = frozenset()
     last_words: ClassVar[int] = 0  # 遗言 holders (14人简易: as many as there are wolves)
     shot_minutes: ClassVar[int] = 15
+    # What a hunter's shot is called as a cause (S10/S09: 流弹).
+    shot_cause: ClassVar[str] = Cause.LAST_SHOT
+    # Skills only the director enters (S09 偷看: the little girl caught by the wolves).
+    director_skills: ClassVar[frozenset[Skill]] = frozenset()
+    # Skills answered in a window after what set them off (a shot; S10 若愚, 孤刀).
+    triggered: ClassVar[frozenset[Skill]] = frozenset({Skill.LAST_SHOT})
+    # The §9 event kinds that change the identities' game (S10 adds 若愚, S09 the badge).
+    event_kinds: ClassVar[frozenset[EventKind]] = frozenset(
+        {EventKind.OUT, EventKind.IDENTITY_LOST, EventKind.SURRENDER})
 
     # --- words ---------------------------------------------------------------------------
 
@@ -164,6 +180,13 @@ class Mode(ABC):
         """A sheet from ``"player" = "预言家"`` (双身份: ``["女巫", "狼人"]``, first identity
         first). Names are compared as votes are (NFKC…); identity words with their
         synonyms. SheetError lists every problem at once."""
+        sheet = self.read_hands(table, players)
+        self.check_sheet(sheet, composition)
+        return sheet
+
+    def read_hands(self, table: Mapping[str, object], players: Sequence[str]) -> Sheet:
+        """The sheet as written (names, words, one entry per player), not yet checked
+        against the composition."""
         problems: list[str] = []
         seats = {normalise_name(p): p for p in players}
         hands: dict[str, tuple[Identity, ...]] = {}
@@ -197,9 +220,7 @@ class Mode(ABC):
             problems.append(f"身份表缺少：{'、'.join(missing)}")
         if problems:
             raise SheetError(problems)
-        sheet = Sheet(self.code, tuple((p, hands[p]) for p in players))
-        self.check_sheet(sheet, composition)
-        return sheet
+        return Sheet(self.code, tuple((p, hands[p]) for p in players))
 
     def check_sheet(self, sheet: Sheet, composition: Composition | None = None) -> None:
         """Counts as the composition says, and no faction already won or lost."""
@@ -248,16 +269,35 @@ class Mode(ABC):
     def plan(self, night: int, deadline: datetime, settings: NightSettings = NightSettings()) -> NightPlan:
         return lay_out(self.phase_specs, night, deadline, settings)
 
-    def skills_now(self, position: Position, player: str) -> tuple[Skill, ...]:
-        """The phase skills ``player`` can use now: the current identity's, if its skills
-        are not lost, without the once-a-game ones spent."""
+    # 第零晚's slot (S10/S09): who acts from the deal to day 1's start.
+    night_zero: ClassVar[PhaseSpec | None] = None
+
+    def plan_zero(self, day_one: datetime, settings: NightSettings = NightSettings(),
+                  dealt: datetime | None = None) -> NightPlan:
+        """Night 0's plan: one slot from the deal (unknown: any time before) to day 1's start."""
+        if self.night_zero is None:
+            raise ValueError(f"{self.title}没有第零晚")
+        return night_zero(self.night_zero, dealt or BEFORE, day_one)
+
+    def skills_now(self, position: Position, player: str, night: int | None = None) -> tuple[Skill, ...]:
+        """The phase skills ``player`` can use now (on night ``night``, where the rule set
+        has skills for some nights only): the current identity's, if its skills are not
+        lost, without the once-a-game ones spent."""
         identity = position.current(player)
         if identity is None or not position.has_skills(player):
             return ()
         return tuple(s for s in self.night_skills.get(identity, ())
                      if not (s in self.once_a_game and (player, s) in position.used))
 
-    def no_skill_note(self, position: Position, player: str, skill: Skill) -> str:
+    def holds_skill(self, position: Position, player: str, skill: Skill, night: int | None = None) -> bool:
+        """A director-entered skill (S09 偷看): whether ``player`` holds it now."""
+        return skill in self.skills_now(position, player, night)
+
+    def first_stands_note(self, first: Action) -> str:
+        """Why a second use of a skill whose first use stands does not count."""
+        return f"今晚已{self.skill_name(first.skill)}（{first.target}），每晚限用一次"
+
+    def no_skill_note(self, position: Position, player: str, skill: Skill, night: int | None = None) -> str:
         identity = position.current(player)
         if identity is None:
             return ""
@@ -275,7 +315,7 @@ class Mode(ABC):
         the actor's own, per skill; 放弃 fills all of the actor's."""
         actor = action.actor
         if action.skill is Skill.PASS:
-            return tuple(self._slot(actor, s) for s in self.skills_now(position, actor))
+            return tuple(self._slot(actor, s) for s in self.skills_now(position, actor, action.night))
         return (self._slot(actor, action.skill),)
 
     def _slot(self, actor: str, skill: Skill) -> tuple[str, Skill]:
@@ -300,6 +340,71 @@ class Mode(ABC):
     @abstractmethod
     def psychic_to(self, position: Position) -> str | None:
         """The witch who is told the kill targets tonight (None: no one)."""
+
+    def night_steps(self, night: int) -> tuple[Step, ...]:
+        """Night ``night``'s steps (S10/S09: night 0 has its own)."""
+        return self.steps()
+
+    def psychic_at(self, ctx, pack_final: datetime | None, phase_final: datetime | None) -> datetime | None:
+        """When 通灵 can be told: once the pack's order is final (S10: and 撕咬's)."""
+        return pack_final
+
+    def psychic_feedback(self, position: Position, choices: Choices, at: datetime):
+        """通灵: the kill targets, to the witch who is told them (None: no one)."""
+        from engine.night.judge import Feedback
+
+        witch = self.psychic_to(position)
+        if witch is None:
+            return None
+        kill = choices.kill
+        return Feedback(witch, Skill.PSYCHIC, (kill,) if kill else (), None, at)
+
+    def divine_feedback(self, ctx, position: Position, action: Action):
+        """预言's answer, told at once."""
+        from engine.night.judge import Feedback
+
+        assert action.target is not None
+        return Feedback(action.actor, Skill.DIVINE, self.divine_result(position, action.target), action.target,
+                        action.at)
+
+    def more_feedback(self, ctx, rulings, choices: Choices, now: datetime | None) -> tuple:
+        """What else the night tells its owners (S10/S09 night 0: the lovers, 归群, 偷换)."""
+        return ()
+
+    def answer(self, position: Position, trigger: Trigger, action: Action) -> tuple[Position, Outcome]:
+        """A triggered skill's counting action applied (the hunter's shot)."""
+        return self.shoot(position, action.target, trigger.since)  # type: ignore[arg-type]
+
+    def answered_by(self, trigger: Trigger, event: GameEvent) -> bool:
+        """The event (an out or lost identity in the trigger's window) is the triggered
+        skill's result, already entered: a shot is ``why = hunter``."""
+        return event.why is OutWhy.HUNTER
+
+    def knowing(self, before: Position, after: Position) -> Position:
+        """``before`` with what only the night knows from ``after`` (a night whose deaths
+        the events correct)."""
+        return before.knowing(after)
+
+    def together(self, event: GameEvent) -> bool:
+        """The event leaves the game together with the one before it at the same moment
+        (S10 孤刀): the win is checked once both are applied."""
+        return False
+
+    def composition_of(self, sheet: Sheet) -> Composition:
+        """The composition the sheet was dealt from (S10: its version's row)."""
+        return self.composition
+
+    def last_words_count(self, composition: Composition | None = None) -> int:
+        """How many may leave 遗言 (14人简易: as many as the composition's wolves)."""
+        count = self.last_words
+        if composition is not None and count:
+            count = sum(n for identity, n in composition if identity is Identity.WOLF)
+        return count
+
+    def last_words_excluded(self, cause: str) -> bool:
+        """A departure with this cause neither gets last words nor uses a place (S09: the
+        little girl caught; a red card is excluded everywhere)."""
+        return False
 
     # --- losing identities ---------------------------------------------------------------
 
@@ -337,8 +442,9 @@ class Mode(ABC):
         from datetime import timedelta
 
         until = at + timedelta(minutes=self.shot_minutes)
+        shot = self.skill_name(Skill.LAST_SHOT)
         return Outcome(triggers=(Trigger(player, Skill.LAST_SHOT, at, until, identity),),
-                       notes=(f"{player} 失去{self.name(identity)}身份，可在 {self.shot_minutes} 分钟内发动最后一枪",))
+                       notes=(f"{player} 失去{self.name(identity)}身份，可在 {self.shot_minutes} 分钟内发动{shot}",))
 
     def scapegoat(self, position: Position) -> str | None:
         """The player whose living first identity is 替罪羊 with its skill (双身份)."""
@@ -351,7 +457,7 @@ class Mode(ABC):
         return self.lose(position, player, Cause.VOTE, at)
 
     def shoot(self, position: Position, target: str, at: datetime | None) -> tuple[Position, Outcome]:
-        return self.lose(position, target, Cause.LAST_SHOT, at)
+        return self.lose(position, target, self.shot_cause, at)
 
     def concede(self, position: Position, player: str, at: datetime | None) -> tuple[Position, Outcome]:
         faction = self.faction_of(position.sheet, player)
@@ -371,7 +477,7 @@ class Mode(ABC):
             return position, Outcome()
         if event.why is OutWhy.CARD or event.cause == Cause.CARD:
             return self.send_off(position, player, event.at)
-        cause = cause or event_cause(event)
+        cause = cause or event_cause(event, self.shot_cause)
         if event.kind is EventKind.IDENTITY_LOST:
             return self.lose(position, player, cause, event.at)
         outcome = Outcome()
@@ -409,11 +515,12 @@ class Mode(ABC):
             layers, key=lambda pl: (position.players.index(pl[0]), pl[1])))
 
 
-def event_cause(event: GameEvent) -> str:
-    """The cause an event names, or the one its ``why`` implies (a night out says none)."""
+def event_cause(event: GameEvent, shot: str = Cause.LAST_SHOT) -> str:
+    """The cause an event names, or the one its ``why`` implies (a night out says none;
+    a hunter's out is ``shot``: 最后一枪, or 流弹 in S10/S09)."""
     if event.cause:
         return event.cause
     return {
-        OutWhy.VOTE: Cause.VOTE, OutWhy.CARD: Cause.CARD, OutWhy.HUNTER: Cause.LAST_SHOT,
-        OutWhy.LOVER: "殉情", OutWhy.OTHER: Cause.OTHER,
+        OutWhy.VOTE: Cause.VOTE, OutWhy.CARD: Cause.CARD, OutWhy.HUNTER: shot,
+        OutWhy.LOVER: Cause.LOVER, OutWhy.OTHER: Cause.OTHER,
     }.get(event.why or OutWhy.OTHER, "")

@@ -50,6 +50,9 @@ class DayStep:
     event: GameEvent
     outcome: Outcome
     win: Win | None = None
+    # The game right after it (a triggered skill is ruled on it: 孤刀's target is still in
+    # even when its own out was entered at the same moment).
+    after: Position | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -171,7 +174,7 @@ class Chronicle:
         deadline = {d.number: d.deadline for d in windows}
         start = {d.number: d.start for d in windows}
         nights = [n for n in sorted(deadline) if n >= max(mode.first_night, 1)]
-        events = [e for e in ordered(state.events) if e.kind in (*_DEATHS, EventKind.SURRENDER)]
+        events = [e for e in ordered(state.events) if e.kind in mode.event_kinds]
         own: dict[int, list[GameEvent]] = {n: [] for n in nights}
         during: dict[int, list[GameEvent]] = {n: [] for n in nights}
         daytime: list[GameEvent] = []
@@ -186,17 +189,30 @@ class Chronicle:
         day_triggers: list[Trigger] = []
         pending = list(daytime)
         day_steps: dict[int, list[DayStep]] = {}
+        if mode.first_night == 0 and 1 in start:
+            # 第零晚: from the deal to day 1's start; what happened before the game first.
+            while pending and pending[0].when < start[1]:
+                event = pending.pop(0)
+                position = self._day_event(position, event, None, day_steps, day_triggers, self._checks(event, pending))
+            plan = mode.plan_zero(start[1], self.settings)
+            record = _Night(NightContext(mode, 0, plan, position), [a for a in self.actions if a.night == 0])
+            self.nights[0] = record
+            if record.actions:
+                position = self._settle(record, 0, start[1])
+            self._mark(start[1], position)
         for night in nights:
             # The day's changes up to its deadline (the vote-out is at the deadline).
             while pending and pending[0].when <= deadline[night]:
                 event = pending.pop(0)
-                position = self._day_event(position, event, _day_of(event, windows), day_steps, day_triggers)
+                position = self._day_event(position, event, _day_of(event, windows), day_steps, day_triggers,
+                                           self._checks(event, pending))
             self._mark(deadline[night], position)
             # Daytime changes landing during the night, each with the position after it.
             night_start = position
             changes = []
-            for event in during[night]:
-                position = self._day_event(position, event, night, day_steps, day_triggers)
+            for k, event in enumerate(during[night]):
+                position = self._day_event(position, event, night, day_steps, day_triggers,
+                                           self._checks(event, during[night][k + 1:]))
                 changes.append((event.when, position))
             plan = mode.plan(night, deadline[night], self.settings)
             ctx = NightContext(mode, night, plan, night_start, tuple(changes))
@@ -209,8 +225,16 @@ class Chronicle:
             self._mark(effect, position)
         while pending:
             event = pending.pop(0)
-            position = self._day_event(position, event, _day_of(event, windows), day_steps, day_triggers)
+            position = self._day_event(position, event, _day_of(event, windows), day_steps, day_triggers,
+                                       self._checks(event, pending))
         self._days(windows, day_steps, day_triggers)
+
+    def _checks(self, event: GameEvent, following: list[GameEvent]) -> bool:
+        """The win is checked after ``event`` unless it and the next event leave the game
+        together (S10 孤刀: 该角色与之共同出局), in whichever order they were entered."""
+        if not following or following[0].when != event.when:
+            return True
+        return not (self.mode.together(following[0]) or self.mode.together(event))
 
     def _mark(self, when: datetime, position: Position) -> None:
         if self._times and when < self._times[-1]:
@@ -219,17 +243,17 @@ class Chronicle:
         self._positions.append(position)
 
     def _day_event(self, position: Position, event: GameEvent, day: int | None,
-                   day_steps: dict[int, list[DayStep]], triggers: list[Trigger]) -> Position:
+                   day_steps: dict[int, list[DayStep]], triggers: list[Trigger], check: bool = True) -> Position:
         before = position
         position, outcome = self.mode.apply_event(position, event)
         win = None
-        if before.win is None and (outcome.changes_who_is_in or event.kind is EventKind.SURRENDER):
+        if check and before.win is None and (outcome.changes_who_is_in or event.kind is EventKind.SURRENDER):
             win = self.mode.win(position)
             position = position.winning(win)
         if outcome.notes and not outcome.deaths and event.kind in _DEATHS:
             self.warnings.append((event.when, f"{event.describe()}：{'；'.join(outcome.notes)}"))
         triggers.extend(outcome.triggers)
-        day_steps.setdefault(day or 0, []).append(DayStep(event, outcome, win))
+        day_steps.setdefault(day or 0, []).append(DayStep(event, outcome, win, position))
         self._mark(event.when, position)
         return position
 
@@ -252,7 +276,7 @@ class Chronicle:
         for line in lines:
             record.warnings.append(line)
             self.warnings.append((when, line))
-        position = before.knowing(result.after)
+        position = self.mode.knowing(before, result.after)
         causes: dict[str, list[str]] = {}
         for death in result.deaths:
             causes.setdefault(death.player, []).append(death.cause)
@@ -281,6 +305,7 @@ class Chronicle:
         for window in windows:
             steps = tuple(day_steps.get(window.number, ()))
             opened = tuple(t for s in steps for t in s.outcome.triggers)
+            after = {id(t): s.after for s in steps for t in s.outcome.triggers}
             rulings: list[ActionRuling] = []
             proposed = []
             awaiting = []
@@ -288,10 +313,10 @@ class Chronicle:
                 # Entered already: an out by the hunter within the window (it takes
                 # effect at its own time, §9).
                 shot_done = any(
-                    s.event.kind in _DEATHS and s.event.why is OutWhy.HUNTER
+                    s.event.kind in _DEATHS and self.mode.answered_by(trigger, s.event)
                     and trigger.since <= s.event.when <= trigger.until
                     for d in day_steps.values() for s in d)
-                position = self.position(trigger.since)
+                position = after.get(id(trigger)) or self.position(trigger.since)
                 decided, mine = judge_shot(self.mode, trigger, self.actions, position)
                 rulings.extend(mine)
                 if shot_done:
@@ -299,7 +324,7 @@ class Chronicle:
                 if decided is None:
                     awaiting.append(trigger)
                 elif decided.skill is not Skill.PASS:
-                    _, outcome = self.mode.shoot(position, decided.target, decided.at)  # type: ignore[arg-type]
+                    _, outcome = self.mode.answer(position, trigger, decided)
                     proposed.append((trigger, decided, outcome))
             win = None
             for step in steps:
@@ -333,11 +358,11 @@ def _day_of(event: GameEvent, windows) -> int | None:
 
 
 def _answers(action: Action, triggers: list[Trigger]) -> bool:
-    """A 最后一枪 (or 放弃) that answers a daytime trigger, not a night's action."""
+    """A 最后一枪 (流弹, 若愚, 孤刀) or 放弃 that answers a daytime trigger, not a night's action."""
     for trigger in triggers:
         if action.actor != trigger.player:
             continue
-        if action.skill is Skill.LAST_SHOT:
+        if action.skill is trigger.skill:
             return True
         if action.skill is Skill.PASS and trigger.since <= action.at <= trigger.until:
             return True

@@ -22,7 +22,13 @@ class Identity(StrEnum):
     GUARD = "guard"  # 守卫
     HUNTER = "hunter"  # 猎人
     SCAPEGOAT = "scapegoat"  # 替罪羊
-    # S10 / S09 (their modules come later): 白痴, 爱神, 吹笛, 白狼, 小女孩, 盗贼 … join here.
+    # S10 / S09
+    IDIOT = "idiot"  # 白痴
+    CUPID = "cupid"  # 爱神 / 丘比特
+    PIPER = "piper"  # 吹笛 / 吹笛者 / 笛子
+    WHITE_WOLF = "white_wolf"  # 白狼
+    GIRL = "girl"  # 小女孩 (S09)
+    THIEF = "thief"  # 盗贼 (S09)
 
 
 class Faction(StrEnum):
@@ -32,8 +38,10 @@ class Faction(StrEnum):
     VILLAGE = "村民阵营"
     # S10 / S09 only (the glossary's 阵营): kept here so their modules add no second enum.
     LOVERS = "情侣阵营"
-    WHITE_WOLF = "白狼"
-    PIPER = "吹笛"
+    WHITE_WOLF = "白狼阵营"
+    PIPER = "吹笛阵营"
+    # Not a faction: S10's 平局 (所有阵营均满足判负条件), carried where a winner would be.
+    DRAW = "平局"
 
 
 class Skill(StrEnum):
@@ -47,6 +55,17 @@ class Skill(StrEnum):
     LAST_SHOT = "last_shot"  # 最后一枪: triggered when the hunter identity is lost
     SCAPEGOAT = "scapegoat"  # 冤死 <锁定技>: a day rule
     PASS = "pass"  # 放弃: an explicit "not tonight"
+    # S10 / S09
+    MUTE = "mute"  # 隔音 (守卫): immune to 吹笛 tonight
+    PIPE = "pipe"  # 吹笛: the target goes 癫狂
+    BITE = "bite"  # 撕咬 (白狼): every two nights
+    ARROW = "arrow"  # 金箭 (爱神, night 0): two targets become 情侣
+    JOIN = "join"  # 归群 (白狼, night 0): joins the wolves' pack
+    ENTRUST = "entrust"  # 托孤 (the pack, night 0): a wolf becomes 孤狼
+    LONE_BLADE = "lone_blade"  # 孤刀 (孤狼): triggered as the last wolf is voted out
+    FOOL = "fool"  # 若愚 (白痴): triggered by a vote-out
+    SWAP = "swap"  # 偷换 (盗贼, night 0, S09): its target is a card, not a player
+    PEEK = "peek"  # 偷看 (小女孩, S09): entered by the director when she is caught
 
 
 # What a skill is called where a rule set's module has no name of its own for it.
@@ -54,6 +73,8 @@ SKILL_ZH: dict[Skill, str] = {
     Skill.KILL: "杀人", Skill.DIVINE: "预言", Skill.PSYCHIC: "通灵", Skill.SAVE: "救药",
     Skill.POISON: "毒药", Skill.SHIELD: "守护", Skill.LONGEVITY: "长寿之命",
     Skill.LAST_SHOT: "最后一枪", Skill.SCAPEGOAT: "冤死", Skill.PASS: "放弃",
+    Skill.MUTE: "隔音", Skill.PIPE: "吹笛", Skill.BITE: "撕咬", Skill.ARROW: "金箭", Skill.JOIN: "归群",
+    Skill.ENTRUST: "托孤", Skill.LONE_BLADE: "孤刀", Skill.FOOL: "若愚", Skill.SWAP: "偷换", Skill.PEEK: "偷看",
 }
 
 # Words → codes. Every rule set accepts every word; a rule set without the identity or
@@ -68,6 +89,12 @@ IDENTITY_WORDS: dict[str, Identity] = {
     "守卫": Identity.GUARD, "守护者": Identity.GUARD, "guard": Identity.GUARD,
     "猎人": Identity.HUNTER, "hunter": Identity.HUNTER,
     "替罪羊": Identity.SCAPEGOAT, "scapegoat": Identity.SCAPEGOAT,
+    "白痴": Identity.IDIOT, "idiot": Identity.IDIOT,
+    "爱神": Identity.CUPID, "丘比特": Identity.CUPID, "cupid": Identity.CUPID,
+    "吹笛": Identity.PIPER, "吹笛者": Identity.PIPER, "笛子": Identity.PIPER, "piper": Identity.PIPER,
+    "白狼": Identity.WHITE_WOLF, "white_wolf": Identity.WHITE_WOLF,
+    "小女孩": Identity.GIRL, "girl": Identity.GIRL,
+    "盗贼": Identity.THIEF, "thief": Identity.THIEF,
 }
 
 SKILL_WORDS: dict[str, Skill] = {
@@ -80,7 +107,18 @@ SKILL_WORDS: dict[str, Skill] = {
     "守护": Skill.SHIELD, "守护之盾": Skill.SHIELD, "守": Skill.SHIELD, "shield": Skill.SHIELD,
     "最后一枪": Skill.LAST_SHOT, "开枪": Skill.LAST_SHOT, "枪": Skill.LAST_SHOT,
     "last_shot": Skill.LAST_SHOT,
-    "通灵": Skill.PSYCHIC, "长寿之命": Skill.LONGEVITY, "冤死": Skill.SCAPEGOAT,
+    "流弹": Skill.LAST_SHOT,
+    "通灵": Skill.PSYCHIC, "长寿之命": Skill.LONGEVITY, "道骨": Skill.LONGEVITY, "冤死": Skill.SCAPEGOAT,
+    "隔音": Skill.MUTE, "mute": Skill.MUTE,
+    "吹笛": Skill.PIPE, "pipe": Skill.PIPE,
+    "撕咬": Skill.BITE, "bite": Skill.BITE,
+    "金箭": Skill.ARROW, "arrow": Skill.ARROW,
+    "归群": Skill.JOIN, "join": Skill.JOIN,
+    "托孤": Skill.ENTRUST, "entrust": Skill.ENTRUST,
+    "孤刀": Skill.LONE_BLADE, "lone_blade": Skill.LONE_BLADE,
+    "若愚": Skill.FOOL, "fool": Skill.FOOL,
+    "偷换": Skill.SWAP, "swap": Skill.SWAP,
+    "偷看": Skill.PEEK, "peek": Skill.PEEK,
     "放弃": Skill.PASS, "弃权": Skill.PASS, "不行动": Skill.PASS, "空": Skill.PASS,
     "pass": Skill.PASS,
 }

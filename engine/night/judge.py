@@ -25,7 +25,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from engine.night.actions import Action, ActionReason, ActionRuling
+from engine.night.actions import CARD_TARGET, Action, ActionReason, ActionRuling, targets_wanted
 from engine.night.base import Mode
 from engine.night.identities import Identity, Skill
 from engine.night.phases import NightPlan, Phase
@@ -43,6 +43,9 @@ class Feedback:
     result: str | tuple[str, ...]
     about: str | None = None
     at: datetime | None = None
+    # The words of the PM where the default does not fit: for 通灵 what the list is (S10
+    # 通灵1: 今晚濒死的角色); for any other skill the whole sentence after the skill's name.
+    label: str = ""
 
     @property
     def key(self) -> tuple:
@@ -52,7 +55,9 @@ class Feedback:
         """The PM's line (Chinese)."""
         if self.skill is Skill.PSYCHIC:
             names = "、".join(self.result) if self.result else "无人"
-            return f"通灵：今晚被指杀的角色：{names}"
+            return f"通灵：{self.label or '今晚被指杀的角色'}：{names}"
+        if self.label:
+            return f"{skill_name(self.skill)}：{self.label}"
         return f"{skill_name(self.skill)}：{self.about} —— {self.result}"
 
     def to_json(self, skill_name) -> dict:
@@ -208,7 +213,7 @@ def _phase_key(ctx: NightContext, action: Action) -> Identity | None:
 def _phase_of(ctx: NightContext, position: Position, action: Action) -> Phase | None:
     skill = action.skill
     if skill is Skill.PASS:
-        skills = ctx.mode.skills_now(position, action.actor) if action.actor in position.players else ()
+        skills = ctx.mode.skills_now(position, action.actor, action.night) if action.actor in position.players else ()
         skill = skills[0] if skills else Skill.PASS
     return ctx.plan.phase_for(skill)
 
@@ -226,9 +231,15 @@ def _rule_one(ctx: NightContext, run: _Run, index: int, action: Action) -> Actio
     identity = position.current(actor)
     if identity is None:
         return no(ActionReason.ACTOR_OUT, f"{actor} 已出局", position.sheet.hand(actor)[-1])
-    skills = mode.skills_now(position, actor)
-    if (action.skill is Skill.PASS and not skills) or (action.skill is not Skill.PASS and action.skill not in skills):
-        return no(ActionReason.NO_SKILL, mode.no_skill_note(position, actor, action.skill), identity)
+    skills = mode.skills_now(position, actor, action.night)
+    if action.skill in mode.director_skills:
+        if not action.by_director:
+            return no(ActionReason.NO_SKILL, f"{mode.skill_name(action.skill)}由导演录入", identity)
+        held = mode.holds_skill(position, actor, action.skill, action.night)
+    else:
+        held = bool(skills) if action.skill is Skill.PASS else action.skill in skills
+    if not held:
+        return no(ActionReason.NO_SKILL, mode.no_skill_note(position, actor, action.skill, action.night), identity)
     if action.at < ctx.plan.start:
         return no(ActionReason.EARLY, f"第{ctx.night}晚 {ctx.plan.start:%m-%d %H:%M} 开始", identity)
     phase = _phase_of(ctx, position, action)
@@ -242,8 +253,7 @@ def _rule_one(ctx: NightContext, run: _Run, index: int, action: Action) -> Actio
         held = run.standing.get(slot)
         if held is not None and run.rulings[held].action.skill in mode.first_stands:
             first = run.rulings[held].action
-            return no(ActionReason.NO_SKILL, f"今晚已{mode.skill_name(first.skill)}（{first.target}），每晚限用一次",
-                      identity)
+            return no(ActionReason.NO_SKILL, mode.first_stands_note(first), identity)
     problem = _target_problem(ctx, position, action, run)
     if problem is not None:
         return no(problem[0], problem[1], identity)
@@ -260,17 +270,27 @@ def _rule_one(ctx: NightContext, run: _Run, index: int, action: Action) -> Actio
 
 
 def _target_problem(ctx: NightContext, position: Position, action: Action, run: _Run) -> tuple[ActionReason, str] | None:
-    if action.skill is Skill.PASS:
-        return (ActionReason.TARGET_NOT_ALLOWED, "放弃不需要目标") if action.targets else None
-    if len(action.targets) != 1:
-        return ActionReason.TARGET_NOT_ALLOWED, "需要一个目标" if not action.targets else "只能有一个目标"
-    target = action.targets[0]
-    if target not in position.players:
-        return ActionReason.TARGET_NOT_ALLOWED, f"“{target}”不是玩家"
-    if not position.in_game(target):
-        return ActionReason.TARGET_OUT, f"{target} 已出局"
+    mode = ctx.mode
+    wanted = targets_wanted(action.skill)
     choices = Choices(tuple((slot, _action_of(run, i)) for slot, i in run.standing.items()))
-    return ctx.mode.check_target(position, action, choices)
+    if wanted == 0:
+        if action.targets:
+            return ActionReason.TARGET_NOT_ALLOWED, f"{mode.skill_name(action.skill)}不需要目标"
+        return mode.check_target(position, action, choices)
+    if len(action.targets) != wanted:
+        if wanted == 1:
+            return ActionReason.TARGET_NOT_ALLOWED, "需要一个目标" if not action.targets else "只能有一个目标"
+        return ActionReason.TARGET_NOT_ALLOWED, f"{mode.skill_name(action.skill)}需要 {wanted} 个目标"
+    if action.skill in CARD_TARGET:  # S09 偷换: a card, the rule set checks it
+        return mode.check_target(position, action, choices)
+    for target in action.targets:
+        if target not in position.players:
+            return ActionReason.TARGET_NOT_ALLOWED, f"“{target}”不是玩家"
+        if not position.in_game(target):
+            return ActionReason.TARGET_OUT, f"{target} 已出局"
+    if len(set(action.targets)) != len(action.targets):
+        return ActionReason.TARGET_NOT_ALLOWED, "两个目标须是不同的角色"
+    return mode.check_target(position, action, choices)
 
 
 def _action_of(run: _Run, index: int) -> Action:
@@ -287,7 +307,7 @@ def _waiting(ctx: NightContext, run: _Run, acts: list[Action], at: datetime | No
     if wolves is not None and pack and run.pack_final_at is None and (at is None or at < wolves.end):
         waiting.append((wolves.name, wolves.end))
     for player in position.living:
-        if not mode.skills_now(position, player):
+        if not mode.skills_now(position, player, ctx.night):
             continue
         probe = Action(ctx.night, player, Skill.PASS, (), at)
         slots = [s for s in mode.slots(position, probe) if s != ("", Skill.KILL)]
@@ -313,17 +333,24 @@ def _judgement(ctx: NightContext, acts: list[Action], run: _Run, closed_at: date
         pack_final = min(wolves.end, closed_at) if closed_at is not None else wolves.end
     if pack_final is None and wolves is not None and not mode.pack(ctx.start):
         pack_final = ctx.plan.start  # no wolf can give an order: nothing to wait for
+    phase_final = None  # the kill's phase is over (S10: 撕咬 is final too)
+    if wolves is not None and (now is None or now >= wolves.end or closed_at is not None):
+        phase_final = min(wolves.end, closed_at) if closed_at is not None else wolves.end
     feedback: list[Feedback] = []
     for ruling in rulings:
         a = ruling.action
         if ruling.counted and a.skill is Skill.DIVINE and a.target is not None:
-            result = mode.divine_result(ctx.position_at(a.at), a.target)
-            feedback.append(Feedback(a.actor, Skill.DIVINE, result, a.target, a.at))
-    if pack_final is not None:
-        witch = mode.psychic_to(ctx.position_at(pack_final))
-        if witch is not None:
-            kill = choices.kill
-            feedback.append(Feedback(witch, Skill.PSYCHIC, (kill,) if kill else (), None, pack_final))
+            told = mode.divine_feedback(ctx, ctx.position_at(a.at), a)
+            if told is not None:
+                feedback.append(told)
+    psychic_at = mode.psychic_at(ctx, pack_final, phase_final) if wolves is not None else None
+    if psychic_at is not None:
+        told = mode.psychic_feedback(ctx.position_at(psychic_at), choices, psychic_at)
+        if told is not None:
+            feedback.append(told)
+    feedback.extend(mode.more_feedback(ctx, rulings, choices, now))
+    # Known later than now (S10: a lover seer is answered at the night's end): not yet.
+    feedback = [f for f in feedback if now is None or f.at is None or f.at <= now]
     pack = mode.pack(ctx.position_at(now if now is not None else closed_at))
     orders = tuple(run.orders[w] for w in pack if w in run.orders)
     return Judgement(ctx.night, rulings, choices, pack_final, closed_at, waiting, tuple(feedback), orders)

@@ -3,6 +3,8 @@
 * 14人简易 — 遗言数量等于狼人的数量，靠前出局且可以留下遗言的角色会收到可以留下遗言的通知。
   放弃遗言不会使留遗言的权利留给以后出局的角色。 红牌罚下出局的角色没有遗言权利。
 * 双身份 — 该规则下角色出局没有遗言。
+* S10 — 前N（N为狼人+白狼总数）名出局的角色可以留下遗言且遗言不修改。
+* S09 — as S10 (N = the wolves); the little girl caught 偷看 跳过遗言阶段.
 * 遗言中禁止使用Discuz!代码 — the words go into the announcement as plain text.
 """
 
@@ -14,7 +16,6 @@ from parsers.text import strip_bbcode
 
 from engine.events import OutWhy
 from engine.night.base import Composition, Mode
-from engine.night.identities import Identity
 from engine.state import GameState
 
 # Whatever still looks like a Discuz code after the known tags are gone: [xxx], [/xxx], [xxx=…].
@@ -26,14 +27,15 @@ def last_words_holders(mode: Mode, state: GameState, composition: Composition | 
     (N: the rule set's count — 14人简易 the number of wolves), a red card neither giving
     the right nor using a place. A right once given stays given (放弃遗言不会使留遗言的权利
     留给以后出局的角色): the answer only grows as the game goes on."""
-    count = mode.last_words
-    if composition is not None and count:
-        count = sum(n for identity, n in composition if identity is Identity.WOLF)
+    count = mode.last_words_count(composition)
+    causes = {(e.player, e.at, (e.why or OutWhy.OTHER).value): e.cause for e in state.events if e.cause}
     holders: list[str] = []
     for departure in state.departures():
         if len(holders) >= count:
             break
         if departure.kind != "out" or departure.why == OutWhy.CARD.value:
+            continue
+        if mode.last_words_excluded(causes.get((departure.player, departure.at, departure.why), "")):
             continue
         holders.append(departure.player)
     return tuple(holders)

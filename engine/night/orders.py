@@ -14,8 +14,9 @@ from datetime import datetime
 from enum import StrEnum
 
 from engine.names import Match, NameTable
-from engine.night.actions import TWO_TARGETS, Action
+from engine.night.actions import CARD_TARGET, Action, targets_wanted
 from engine.night.base import Mode
+from engine.night.sheet import SheetError
 from engine.night.identities import SKILL_WORDS, Skill, read_skill, word_key
 
 
@@ -91,16 +92,25 @@ def _read(words: list[str], mode: Mode, names: NameTable) -> OrderReading:
     if skill not in mode.skill_names or skill in (Skill.PSYCHIC, Skill.LONGEVITY, Skill.SCAPEGOAT):
         return OrderReading(problem=OrderProblem.UNKNOWN_SKILL,
                             message=f"{mode.title}中没有可发送的“{words[0]}”")
-    wanted = 0 if skill is Skill.PASS else 2 if skill in TWO_TARGETS else 1
+    wanted = targets_wanted(skill)
     given = words[1:]
     name = mode.skill_name(skill)
     if len(given) < wanted:
-        return OrderReading(skill, problem=OrderProblem.NO_TARGET, message=f"{name}需要目标（例如 {name} 包子）")
+        example = f"{name} 包子 汤圆" if wanted == 2 else f"{name} 包子"
+        need = f"需要 {wanted} 个目标" if wanted == 2 else "需要目标"
+        return OrderReading(skill, problem=OrderProblem.NO_TARGET, message=f"{name}{need}（例如 {example}）")
     if len(given) > wanted:
         return OrderReading(skill, problem=OrderProblem.EXTRA_TARGET,
                             message=f"{name}只要 {wanted} 个目标" if wanted else f"{name}不需要目标")
     targets = []
     for word in given:
+        if skill in CARD_TARGET:
+            # S09 偷换 狼人: the target is one of the thief's two cards, named as an identity.
+            try:
+                targets.append(mode.name(mode.identity(word)))
+            except SheetError as exc:
+                return OrderReading(skill, problem=OrderProblem.UNKNOWN_TARGET, message=str(exc))
+            continue
         found = names.match(word)
         if found.outcome is Match.AMBIGUOUS:
             return OrderReading(skill, problem=OrderProblem.AMBIGUOUS_TARGET,

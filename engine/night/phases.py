@@ -31,6 +31,9 @@ class PhaseSpec:
     minutes: int | None = None
     until: time | None = None  # a clock time the next morning (14人简易 女巫: 08:00)
     follows: bool = False  # starts where the previous phase ends (双身份's slots)
+    # Other identities acting in the same slot, whose names also name it (S10 夜晚3、4、5:
+    # 先知, 狼人, 白狼 together).
+    also: tuple[Identity, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -94,8 +97,9 @@ def phase_key(text: str | Identity, specs: tuple[PhaseSpec, ...]) -> Identity:
         if text == spec.key or text == spec.key.value or text == spec.name:
             return spec.key
     found = read_identity(str(text))
-    if found is not None and any(s.key is found for s in specs):
-        return found
+    for spec in specs:
+        if found is not None and (spec.key is found or found in spec.also):
+            return spec.key
     known = "、".join(s.name for s in specs)
     raise PlanError(f"没有“{text}”这个夜晚阶段（阶段：{known}）")
 
@@ -135,6 +139,12 @@ def lay_out(specs: tuple[PhaseSpec, ...], night: int, deadline: datetime,
         phases.append(Phase(spec.key, spec.name, spec.skills, start, end))
         previous_end = end
     return NightPlan(night, deadline, tuple(phases))
+
+
+def night_zero(spec: PhaseSpec, start: datetime, end: datetime) -> NightPlan:
+    """第零晚 (S10/S09): one slot from the deal (``start``; BEFORE when the deal's time is
+    not known) to day 1's start."""
+    return NightPlan(0, start, (Phase(spec.key, spec.name, spec.skills, start, max(start, end)),))
 
 
 def next_clock(after: datetime, clock: time) -> datetime:

@@ -26,6 +26,17 @@ class Cause:
     VOTE = "投票"
     CARD = "红牌"
     OTHER = "其他"
+    # S10 / S09
+    BITE = "撕咬"
+    STRAY = "流弹"  # the hunter's shot where the seed calls it 流弹
+    LOVER = "殉情"
+    FOOL = "若愚"  # a revealed idiot who loses 若愚 is out (若此技能已发动，则失去此技能时，白痴出局)
+    LONE_BLADE = "孤刀"
+    PEEK = "偷看"  # S09: the little girl caught, out instead of the kill target
+
+
+# The causes that are a hunter's shot (a §9 out with why = hunter).
+SHOT_CAUSES = frozenset({Cause.LAST_SHOT, Cause.STRAY})
 
 
 @dataclass(frozen=True)
@@ -63,6 +74,7 @@ class Trigger:
     since: datetime
     until: datetime
     identity: Identity
+    cause: str = ""  # what set it off (S10: a hunter voted out may shoot the lone wolf into 孤刀)
 
     def to_json(self, skill_name) -> dict:
         return {"player": self.player, "skill": skill_name(self.skill),
@@ -88,17 +100,22 @@ class Outcome:
     announcements: tuple[str, ...] = ()
     triggers: tuple[Trigger, ...] = ()
     notes: tuple[str, ...] = ()  # for the director: what the step did and why (Chinese)
+    # A change that can decide the game without anyone leaving it (S10: 癫狂, a faction
+    # changed by 归群 or 私奔): the win is checked after the step as after a death.
+    recheck: bool = False
 
     def __add__(self, other: Outcome) -> Outcome:
         return Outcome(
             self.deaths + other.deaths, self.marks + other.marks,
             self.skills_lost + other.skills_lost, self.announcements + other.announcements,
-            self.triggers + other.triggers, self.notes + other.notes,
+            self.triggers + other.triggers, self.notes + other.notes, self.recheck or other.recheck,
         )
 
     @property
     def changes_who_is_in(self) -> bool:
-        return bool(self.deaths)
+        """The step may have decided the game: someone left it, or (S10) a state the win
+        conditions read changed."""
+        return bool(self.deaths) or self.recheck
 
 
 @dataclass(frozen=True)

@@ -19,11 +19,11 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from engine.events import EventKind, GameEvent, OutWhy
-from engine.night.actions import Action, ActionReason, ActionRuling
+from engine.night.actions import Action, ActionReason, ActionRuling, targets_wanted
 from engine.night.base import Mode, NightFacts
 from engine.night.identities import Skill
 from engine.night.judge import Feedback, Judgement, NightContext, PackOrder, judge
-from engine.night.position import Cause, Death, Outcome, Position, SkillLoss, Trigger, Win
+from engine.night.position import SHOT_CAUSES, Cause, Death, Outcome, Position, SkillLoss, Trigger, Win
 
 
 @dataclass(frozen=True)
@@ -78,10 +78,12 @@ class NightResult:
 
     def events(self, at: datetime) -> list[GameEvent]:
         """The deaths as §9 events, taking effect at ``at`` (the next day's start), in
-        order. A 最后一枪's death is ``why = hunter``; every other night death ``night``."""
+        order. A 最后一枪's (流弹's) death is ``why = hunter``, a 殉情 ``lover``; every other
+        night death ``night``."""
         made = []
         for k, death in enumerate(self.deaths):
-            why = OutWhy.HUNTER if death.cause == Cause.LAST_SHOT else OutWhy.NIGHT
+            why = (OutWhy.HUNTER if death.cause in SHOT_CAUSES else OutWhy.LOVER if death.cause == Cause.LOVER
+                   else OutWhy.NIGHT)
             kind = EventKind.IDENTITY_LOST if death.effect == "identity_lost" or (
                 self.mode.layers > 1) else EventKind.OUT
             made.append(GameEvent(kind, at, death.player, why, note=f"第{self.night}晚", seq=(k,),
@@ -129,7 +131,7 @@ def resolve(ctx: NightContext, actions: Iterable[Action], now: datetime | None =
         warnings.append(f"游戏已结束（{position.win.faction.value}获胜），本晚不结算")
         return _result(mode, ctx, judgement, rulings, records, total, awaiting, position, before, warnings, now)
     facts = NightFacts(ctx.night, judgement.choices, close)
-    for step in mode.steps():
+    for step in mode.night_steps(ctx.night):
         position, outcome = step.run(position, facts, total)
         total = total + outcome
         win = _check(mode, position, outcome, step.name)
@@ -150,8 +152,8 @@ def _check(mode: Mode, position: Position, outcome: Outcome, step: str) -> Win |
     win = mode.win(position)
     if win is None:
         return None
-    last = outcome.deaths[-1]
-    return replace(win, at=last.at, step=step)
+    at = outcome.deaths[-1].at if outcome.deaths else None
+    return replace(win, at=at, step=step)
 
 
 def _shots(mode: Mode, ctx: NightContext, actions: list[Action], triggers: tuple[Trigger, ...],
@@ -166,14 +168,15 @@ def _shots(mode: Mode, ctx: NightContext, actions: list[Action], triggers: tuple
             if now is not None and now < trigger.until:
                 awaiting.append(trigger)
             continue
+        name = mode.skill_name(trigger.skill)
         if decided.skill is Skill.PASS:
-            records.append(StepRecord("最后一枪", Outcome(notes=(f"{trigger.player} 放弃最后一枪",))))
+            records.append(StepRecord(name, Outcome(notes=(f"{trigger.player} 放弃{name}",))))
             continue
-        position, outcome = mode.shoot(position, decided.target, trigger.since)  # type: ignore[arg-type]
+        position, outcome = mode.answer(position, trigger, decided)
         total = total + outcome
-        win = _check(mode, position, outcome, "最后一枪")
+        win = _check(mode, position, outcome, name)
         position = position.winning(win)
-        records.append(StepRecord("最后一枪", outcome, win))
+        records.append(StepRecord(name, outcome, win))
         if position.win is not None:
             break
         position, total = _shots(mode, ctx, actions, outcome.triggers, position, total, records, rulings,
@@ -186,26 +189,32 @@ def judge_shot(mode: Mode, trigger: Trigger, actions: Iterable[Action], position
     """The triggered skill's actions: by the player who lost the identity, sent within
     its window (15 minutes). The first counting one is final (the bot goes on as soon
     as it has the shot); later ones do not count. ``position`` is the game right after
-    the loss that set it off."""
+    the loss that set it off. (S10's 若愚 has no target; 孤刀 names another player.)"""
     mine = sorted((a for a in actions if a.actor == trigger.player and (
         a.skill is trigger.skill or (a.skill is Skill.PASS and a.at >= trigger.since))), key=Action.sort_key)
     rulings: list[ActionRuling] = []
     decided: Action | None = None
+    name = mode.skill_name(trigger.skill)
+    wanted = targets_wanted(trigger.skill)
     for action in mine:
         def no(reason: ActionReason, note: str) -> ActionRuling:
             return ActionRuling(action, trigger.identity, False, reason, note)
 
         if decided is not None:
-            rulings.append(no(ActionReason.NO_SKILL, f"已于 {decided.at:%H:%M} {'放弃' if decided.skill is Skill.PASS else '发动'}最后一枪"))
+            rulings.append(no(ActionReason.NO_SKILL, f"已于 {decided.at:%H:%M} {'放弃' if decided.skill is Skill.PASS else '发动'}{name}"))
         elif action.at < trigger.since:
             rulings.append(no(ActionReason.EARLY, f"{trigger.since:%m-%d %H:%M} 失去{mode.name(trigger.identity)}身份之前发出"))
         elif action.at > trigger.until:
-            rulings.append(no(ActionReason.LATE, f"最后一枪须在 {trigger.until:%m-%d %H:%M} 前发动"))
-        elif action.skill is Skill.PASS:
+            rulings.append(no(ActionReason.LATE, f"{name}须在 {trigger.until:%m-%d %H:%M} 前发动"))
+        elif action.skill is Skill.PASS or (wanted == 0 and not action.targets):
             decided = action
             rulings.append(ActionRuling(action, trigger.identity, True))
+        elif wanted == 0:
+            rulings.append(no(ActionReason.TARGET_NOT_ALLOWED, f"{name}不需要目标"))
         elif len(action.targets) != 1:
             rulings.append(no(ActionReason.TARGET_NOT_ALLOWED, "需要一个目标"))
+        elif action.skill is Skill.LONE_BLADE and action.target == trigger.player:
+            rulings.append(no(ActionReason.TARGET_NOT_ALLOWED, "孤刀须选择一名其他角色"))
         elif action.target not in position.players:
             rulings.append(no(ActionReason.TARGET_NOT_ALLOWED, f"“{action.target}”不是玩家"))
         elif not position.in_game(action.target):  # type: ignore[arg-type]

@@ -105,3 +105,79 @@ def summary(result) -> dict:
         "feedback": [(f.to, result.mode.skill_name(f.skill), f.about, f.result) for f in result.feedback],
         "final": result.final,
     }
+
+
+# --- S10 -----------------------------------------------------------------------------------
+# 20 players, version A6D (20	3	8	01	001	000	1	✓	✓	0	✓	✓	A6D): every identity of the
+# table. Wolves 饺子 包子 汤圆; 白狼 月饼; 吹笛 粽子; 先知 小笼包 (预言01); 女巫 烧卖 (通灵0 解药0
+# 毒药1); 守卫 春卷 (守护00 隔音0); 长老 馄饨 (道骨1); 猎人 油条; 白痴 豆浆; 爱神 麻花 (金箭0);
+# 村民 年糕 元宵 锅贴 煎饼 麻团 凉皮 米线 豆花.
+S10_PLAYERS = ("饺子", "包子", "汤圆", "月饼", "粽子", "小笼包", "烧卖", "春卷", "馄饨", "油条", "豆浆", "麻花",
+               "年糕", "元宵", "锅贴", "煎饼", "麻团", "凉皮", "米线", "豆花")
+S10_TABLE: dict[str, object] = {
+    "饺子": "狼人", "包子": "狼人", "汤圆": "狼人", "月饼": "白狼", "粽子": "吹笛", "小笼包": "先知",
+    "烧卖": "女巫", "春卷": "守卫", "馄饨": "长老", "油条": "猎人", "豆浆": "白痴", "麻花": "爱神",
+    **{p: "村民" for p in S10_PLAYERS[12:]},
+}
+S10_VILLAGERS = S10_PLAYERS[12:]
+
+
+def night0(minutes: float) -> datetime:
+    """``minutes`` after 21:30 the evening before day 1 (第零晚: the deal to day 1's start)."""
+    return at(1, 9, 30) - timedelta(hours=12) + timedelta(minutes=minutes)
+
+
+def act0(actor: str, skill: str, target=None, minutes: float = 1, seq: int = 0) -> Action:
+    return Action.of(0, actor, skill, target, night0(minutes), seq=seq)
+
+
+def s10_sheet(version: str = "A6D", table: dict | None = None, players: tuple[str, ...] | None = None,
+              options: dict[str, str] | None = None):
+    """The mode of ``version`` and its sheet; ``options`` replaces some digits (a director's
+    variant: 守护01, 通灵1, 金箭1 are in the seed's skills but in none of its rows)."""
+    from dataclasses import replace as _replace
+
+    mode = mode_for("s10", version)
+    sh = mode.read_sheet(table or S10_TABLE, players or S10_PLAYERS)
+    if options:
+        sh = _replace(sh, options=tuple((k, options.get(k, v)) for k, v in sh.options))
+    return mode, sh
+
+
+def s10_chronicle(actions=(), events=(), version: str = "A6D", table: dict | None = None,
+                  players: tuple[str, ...] | None = None, options: dict[str, str] | None = None,
+                  count: int = 4, settings: NightSettings = NightSettings()) -> Chronicle:
+    mode, sh = s10_sheet(version, table, players, options)
+    state = GameState(players=sh.players, identities=1, days=days(count), events=tuple(events))
+    return Chronicle(mode, sh, state, actions, settings)
+
+
+def s10_night(actions=(), events=(), night: int | None = None, now: datetime | None = None, **kw):
+    actions = list(actions)
+    number = night if night is not None else max((a.night for a in actions), default=1)
+    return s10_chronicle(actions, events, **kw).resolve(number, now)
+
+
+# --- S09 -----------------------------------------------------------------------------------
+# 21 players: wolves 饺子 包子 汤圆; 先知 小笼包; 女巫 烧卖; 猎人 油条; 爱神 麻花; 小女孩 粽子;
+# 盗贼 春卷 (底牌 狼人、村民); 村民 ×12.
+S09_PLAYERS = ("饺子", "包子", "汤圆", "小笼包", "烧卖", "油条", "麻花", "粽子", "春卷", "馄饨", "豆浆", "年糕",
+               "元宵", "锅贴", "煎饼", "麻团", "凉皮", "米线", "豆花", "春饼", "肉夹馍")
+S09_TABLE: dict[str, object] = {
+    "饺子": "狼人", "包子": "狼人", "汤圆": "狼人", "小笼包": "先知", "烧卖": "女巫", "油条": "猎人",
+    "麻花": "爱神", "粽子": "小女孩", "春卷": "盗贼", **{p: "村民" for p in S09_PLAYERS[9:]},
+    "盗贼底牌": ["狼人", "村民"],
+}
+
+
+def s09_chronicle(actions=(), events=(), table: dict | None = None, count: int = 4) -> Chronicle:
+    mode = mode_for("s09")
+    sh = mode.read_sheet(table or S09_TABLE, S09_PLAYERS)
+    state = GameState(players=sh.players, identities=1, days=days(count), events=tuple(events))
+    return Chronicle(mode, sh, state, actions)
+
+
+def s09_night(actions=(), events=(), night: int | None = None, now: datetime | None = None, **kw):
+    actions = list(actions)
+    number = night if night is not None else max((a.night for a in actions), default=1)
+    return s09_chronicle(actions, events, **kw).resolve(number, now)
