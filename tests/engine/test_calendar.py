@@ -18,7 +18,9 @@ from engine.calendar import (
     ReminderKind, ShiftField, StartBy, calendar_for, fixed_schedule, preview, schedule,
 )
 
-SEEDS = Path(__file__).resolve().parents[3] / "shared" / "seeds"
+from tests.support import SHARED
+
+SEEDS = SHARED / "seeds"
 
 
 def t(day: int, hhmm: str, month: int = 12) -> datetime:
