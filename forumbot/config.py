@@ -10,18 +10,28 @@ parts of forumbot read (``[bot]``, ``[agent]``, ``[policies]``…) are registere
 
 ``[[events]]`` (SPEC §8/§9) are what happened, in game time: the offline tally honours
 them exactly as the agent honours the events in its store.
+
+``[calendar]`` (SPEC §11) gives every day's start and deadline by the rule set
+(``engine.calendar``); a ``[[days]]`` block then overrides one day and carries only
+``number`` and what it sets (threads, times). The config's days are the calendar's days
+1 … ``[calendar].days``; a day whose threads the bot will create has no tids (``None``).
 """
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass, field
-from datetime import date, datetime, tzinfo
+from datetime import date, datetime, time, timedelta, tzinfo
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from engine.calendar import (
+    Calendar, CalendarError, DayTimes, Lengthen, Schedule, calendar_for, day_rule, fixed_schedule,
+)
+from engine.calendar import schedule as lay_out
 from engine.events import EventKind, GameEvent, OutWhy
 from engine.rules import RuleSet, RuleSetError, preset
 from engine.state import DayWindow, GameState, StateError
@@ -43,10 +53,14 @@ DAY_KEYS = {
     "accelerated", "deadline_pid",
 }
 EVENT_KEYS = {"kind", "at", "player", "why", "day", "players", "note"}
+CALENDAR_KEYS = {
+    "start", "open_time", "close_time", "close_after_days", "extend_on", "extend_first_day", "holidays",
+    "workdays", "days", "remind_before_freeze", "remind_before_deadline",
+}
 
 # Top-level tables a config may have; anything else is a typo and an error naming it.
 # Parts of forumbot that read a table of their own register it here (``register_table``).
-TOP_LEVEL_TABLES: set[str] = {"forum", "game", "days", "events", "bot", "agent", "policies"}
+TOP_LEVEL_TABLES: set[str] = {"forum", "game", "days", "events", "calendar", "bot", "agent", "policies"}
 
 
 def register_table(name: str) -> None:
@@ -73,10 +87,21 @@ class GameConfig:
     rules: RuleSet
     state: GameState  # the initial state, days included
     raw: dict[str, Any] = field(default_factory=dict, compare=False)  # the whole TOML document
+    calendar: Calendar | None = None  # [calendar] with the [[days]] blocks' own times
 
     @property
     def days(self) -> tuple[DayWindow, ...]:
         return self.state.days
+
+    def schedule(self, days: int | None = None) -> Schedule:
+        """Days 1 … ``days`` (default: the configured days) with their change freezes and
+        reminders: by the calendar where there is one (beyond the configured days too),
+        else the ``[[days]]`` as written."""
+        if self.calendar is not None:
+            return lay_out(self.calendar, days or len(self.days))
+        window = timedelta(minutes=self.rules.change_window_minutes)
+        return fixed_schedule(((d.number, d.start, d.deadline) for d in self.days if days is None or d.number <= days),
+                              change_window=window)
 
     def day(self, number: int) -> DayWindow:
         try:
@@ -130,6 +155,9 @@ class _Reader:
             identities=rules.identities,
         )
         state = self.people(game, state, forum.tz)
+        if "calendar" in doc:  # the days follow from it; [[days]] are optional (SPEC §11)
+            calendar, state = self.calendar(doc, rules, state, forum.tz)
+            return GameConfig(self.path, forum, rules, self.events(doc, state, forum.tz), raw=doc, calendar=calendar)
         days_raw = doc.get("days", [])
         if not isinstance(days_raw, list) or not all(isinstance(d, dict) for d in days_raw):
             raise self.fail("[[days]]", "应为表数组（每一日一个 [[days]]）")
@@ -368,6 +396,154 @@ class _Reader:
             deadline_pid=self.integer(raw, "deadline_pid", f"{where}.deadline_pid", required=False, minimum=1),
         )
 
+    # --- [calendar] (SPEC §11) ------------------------------------------------------------
+
+    def calendar(self, doc: dict[str, Any], rules: RuleSet, state: GameState,
+                 tz: tzinfo) -> tuple[Calendar, GameState]:
+        """The calendar and the days it gives: days 1 … ``[calendar].days`` (default: one per
+        player, 双身份 one per identity), each ``[[days]]`` block overriding its day."""
+        table = self.table(doc, "calendar", required=False)
+        self.known(table, CALENDAR_KEYS, "[calendar]")
+        days_raw = doc.get("days", [])
+        if not isinstance(days_raw, list) or not all(isinstance(d, dict) for d in days_raw):
+            raise self.fail("[[days]]", "应为表数组（每一日一个 [[days]]）")
+        if "start" not in table:
+            raise self.fail("[calendar].start", "缺少：第1日开始的日期或日期时间（例：2026-12-04 或 "
+                                                "2026-12-04T09:00:00+08:00）")
+        start = self.calendar_start(table["start"], tz)
+        open_time, close_time = self.clock(table, "open_time"), self.clock(table, "close_time")
+        close_after = self.calendar_count(table, "close_after_days", minimum=0, maximum=14)
+        preset_rule = day_rule(rules.name)
+        if close_after == 0 and (close_time or preset_rule.close_time) <= (open_time or preset_rule.open_time):
+            raise self.fail("[calendar].close_time", "close_after_days = 0（当天截止）时，close_time 要晚于 open_time")
+        extend_on = table.get("extend_on")
+        if extend_on is not None and (not isinstance(extend_on, str) or extend_on not in {m.value for m in Lengthen}):
+            raise self.fail("[calendar].extend_on", f"应为 \"weekends\"（周末和节假日延长一天）、\"holidays\"（只有节假日）"
+                                                    f"或 \"never\"，实际是 {extend_on!r}")
+        first = table.get("extend_first_day")
+        if first is not None and not isinstance(first, bool):
+            raise self.fail("[calendar].extend_first_day", f"应为 true 或 false，实际是 {first!r}")
+        holidays, workdays = self.dates(table, "holidays"), self.dates(table, "workdays")
+        if both := sorted(holidays & workdays):
+            raise self.fail("[calendar].workdays", f"{both[0]:%Y-%m-%d} 也列在 holidays 里：一天不能既放假又上班")
+        horizon = self.calendar_count(table, "days", minimum=1, maximum=366) or len(state.players) * rules.identities
+        blocks: dict[int, tuple[str, dict[str, Any], datetime | None, datetime | None]] = {}
+        for index, raw in enumerate(days_raw, start=1):
+            where = f"[[days]] #{index}"
+            self.known(raw, DAY_KEYS, where)
+            number = self.integer(raw, "number", f"{where}.number", required=True, minimum=1)
+            assert number is not None
+            if number in blocks:
+                raise self.fail(f"{where}.number", f"第{number}日配置了两次")
+            where = f"[[days]] #{index} (day {number})"
+            own_start = self.when(raw, "start", f"{where}.start", tz, required=False)
+            own_deadline = self.when(raw, "deadline", f"{where}.deadline", tz, required=False)
+            if own_start is not None and own_deadline is not None and own_deadline <= own_start:
+                raise self.fail(f"{where}.deadline", "要晚于 start")
+            if not isinstance(raw.get("accelerated", False), bool):
+                raise self.fail(f"{where}.accelerated", "应为 true 或 false")
+            blocks[number] = (where, raw, own_start, own_deadline)
+        try:
+            calendar = calendar_for(
+                rules.name, start, tz, open_time=open_time, close_time=close_time, close_after_days=close_after,
+                extend_on=extend_on, extend_first_day=first, holidays=holidays, workdays=workdays,
+                change_window=timedelta(minutes=rules.change_window_minutes),
+                remind_before_freeze=self.reminders(table, "remind_before_freeze"),
+                remind_before_deadline=self.reminders(table, "remind_before_deadline"),
+                overrides=[DayTimes(n, s, d) for n, (_, _, s, d) in sorted(blocks.items()) if s or d],
+            )
+            laid = lay_out(calendar, max(horizon, *blocks) if blocks else horizon)
+        except CalendarError as exc:
+            block = blocks.get(exc.day) if exc.day is not None else None
+            if block is not None and exc.field:
+                key = f"{block[0]}.{exc.field}"
+            else:
+                key = "[calendar].start" if exc.day == 1 else "[calendar]"  # day 1 is as the start makes it
+            raise self.fail(key, str(exc)) from None
+        for day in laid.days:
+            where, raw, _, _ = blocks.get(day.number, (f"[[days]] (day {day.number})", {}, None, None))
+            state = state.add_day(DayWindow(
+                number=day.number, start=day.start, deadline=day.deadline,
+                vote_thread=self.integer(raw, "vote_thread", f"{where}.vote_thread", required=False, minimum=1),
+                discussion_thread=self.integer(raw, "discussion_thread", f"{where}.discussion_thread",
+                                               required=False, minimum=1),
+                progress_thread=self.integer(raw, "progress_thread", f"{where}.progress_thread", required=False,
+                                             minimum=1),
+                accelerated=raw.get("accelerated", False),
+                deadline_pid=self.integer(raw, "deadline_pid", f"{where}.deadline_pid", required=False, minimum=1),
+            ))
+        return calendar, state
+
+    def calendar_start(self, value: Any, tz: tzinfo) -> datetime | date:
+        key = "[calendar].start"
+        if isinstance(value, str):
+            text = value.strip()
+            try:
+                value = date.fromisoformat(text) if _DATE.fullmatch(text) else datetime.fromisoformat(text)
+            except ValueError:
+                raise self.fail(key, f"不是日期或日期时间：{value!r}（例：2026-12-04 或 2026-12-04T09:00:00+08:00）") from None
+        if isinstance(value, datetime):
+            return value if value.tzinfo is not None else value.replace(tzinfo=tz)
+        if isinstance(value, date):
+            return value  # day 1 opens at the opening time
+        raise self.fail(key, f"应为日期或日期时间，实际是 {value!r}")
+
+    def clock(self, table: dict[str, Any], name: str) -> time | None:
+        value, key = table.get(name), f"[calendar].{name}"
+        if value is None:
+            return None
+        if isinstance(value, str) and (m := _CLOCK.fullmatch(value.strip())):
+            hour, minute, second = int(m["h"]), int(m["m"]), int(m["s"] or 0)
+            if hour < 24 and minute < 60 and second < 60:
+                return time(hour, minute, second)
+        elif isinstance(value, time):
+            return value.replace(tzinfo=None)
+        raise self.fail(key, f"应为一天中的时刻，如 \"09:30\"，实际是 {value!r}")
+
+    def calendar_count(self, table: dict[str, Any], name: str, *, minimum: int, maximum: int) -> int | None:
+        value = table.get(name)
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int) or not minimum <= value <= maximum:
+            raise self.fail(f"[calendar].{name}", f"应为 {minimum} 到 {maximum} 的整数，实际是 {value!r}")
+        return value
+
+    def dates(self, table: dict[str, Any], name: str) -> frozenset[date]:
+        """A list of dates: TOML dates, "2026-10-01", or a range "2026-10-01..2026-10-07"."""
+        key = f"[calendar].{name}"
+        value = table.get(name, [])
+        if not isinstance(value, list):
+            raise self.fail(key, "应为日期的列表，例：[2026-10-01, \"2026-10-02..2026-10-07\"]")
+        out: set[date] = set()
+        for item in value:
+            if isinstance(item, datetime) or not isinstance(item, (date, str)):
+                raise self.fail(key, f"应为日期（不带时间），实际是 {item!r}")
+            if isinstance(item, date):
+                out.add(item)
+                continue
+            first, sep, last = item.strip().partition("..")
+            try:
+                low, high = date.fromisoformat(first.strip()), date.fromisoformat((last if sep else first).strip())
+            except ValueError:
+                raise self.fail(key, f"不是日期：{item!r}（例：2026-10-01，或一段 2026-10-01..2026-10-07）") from None
+            if high < low:
+                raise self.fail(key, f"{item!r}：结束的日期早于开始的日期")
+            if (high - low).days > 366:
+                raise self.fail(key, f"{item!r}：一段超过一年")
+            out.update(low + timedelta(days=i) for i in range((high - low).days + 1))
+        return frozenset(out)
+
+    def reminders(self, table: dict[str, Any], name: str) -> tuple[timedelta, ...]:
+        """Minutes before the freeze or the deadline: a number, a list, or [] for none."""
+        key = f"[calendar].{name}"
+        value = table.get(name, [60])
+        items = value if isinstance(value, list) else [value]
+        for item in items:
+            if isinstance(item, bool) or not isinstance(item, int) or not 1 <= item <= 7 * 24 * 60:
+                raise self.fail(key, f"应为提前的分钟数（1 到 10080 的整数，或它们的列表，[] 表示不提醒），"
+                                     f"实际是 {item!r}")
+        return tuple(timedelta(minutes=m) for m in items)
+
     # --- values ------------------------------------------------------------------------
 
     def text(self, table: dict[str, Any], name: str, key: str, *, required: bool) -> str | None:
@@ -423,6 +599,10 @@ class _Reader:
         if value.tzinfo is None:
             value = value.replace(tzinfo=tz)  # written in the forum's time zone
         return value
+
+
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_CLOCK = re.compile(r"(?P<h>\d{1,2}):(?P<m>\d{2})(?::(?P<s>\d{2}))?")
 
 
 def base_url_problem(url: str) -> str | None:
