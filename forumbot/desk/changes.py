@@ -205,7 +205,7 @@ def correct_form(event_id: int):
 
 
 def _correction(rt: Runtime, event_id: int) -> EventSpec:
-    from forumbot.commands.events import correction_spec  # the CLI's reading of "what is not given is kept"
+    from forumbot.entry import correction_spec  # the CLI's reading of "what is not given is kept"
 
     form = request.form
     player = form.get("player", "").strip()

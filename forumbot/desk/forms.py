@@ -190,7 +190,7 @@ def _int(form: Mapping[str, Any], name: str, what: str) -> int | None:
 def parse_time(rt: Runtime, text: str) -> datetime | None:
     """A game time from the form: the datetime-local value (forum's zone), an ISO time, or
     what the CLI accepts (``12-02 20:00``, ``20:00``)."""
-    from forumbot.commands.events import parse_at  # the CLI's reading, one place
+    from forumbot.entry import parse_at  # the CLI's reading, one place
 
     return parse_at(rt, text)
 

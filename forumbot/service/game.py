@@ -26,7 +26,7 @@ from forumbot.game import current_state
 from forumbot.clock import Clock
 from forumbot.health import Health
 from forumbot.instance import InstanceBusy, InstanceLock, lock_path
-from forumbot.outbox import DraftState, PublishHow
+from forumbot.outbox import DraftState
 from forumbot.runtime import Runtime, open_runtime
 from forumbot.service.agent import ServiceAgent
 from forumbot.service.pool import SessionPool, session_key
