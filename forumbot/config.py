@@ -15,6 +15,7 @@ them exactly as the agent honours the events in its store.
 from __future__ import annotations
 
 import tomllib
+import unicodedata
 from dataclasses import dataclass, field
 from datetime import date, datetime, tzinfo
 from pathlib import Path
@@ -47,6 +48,18 @@ EVENT_KEYS = {"kind", "at", "player", "why", "day", "players", "note"}
 # Top-level tables a config may have; anything else is a typo and an error naming it.
 # Parts of forumbot that read a table of their own register it here (``register_table``).
 TOP_LEVEL_TABLES: set[str] = {"forum", "game", "days", "events", "bot", "agent", "policies"}
+
+
+
+GAME_FILE = "game.toml"  # the config inside a game's own folder (``forumbot serve``)
+
+
+def name_for(config: Path) -> str:
+    """A game config's name as the service's scan gives it: its folder's for ``game.toml``,
+    else the file's stem (NFC). ``forumbot run`` names its game the same way (its PMs say
+    it), so the same game has the same name under both."""
+    name = config.parent.name if config.name == GAME_FILE and config.parent.name else config.stem
+    return unicodedata.normalize("NFC", name)
 
 
 def register_table(name: str) -> None:

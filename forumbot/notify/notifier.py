@@ -89,7 +89,7 @@ _PM_REFUSED_ZH = {
 def game_name(config: Path) -> str:
     """The game's name as ``forumbot serve`` gives it (its file's stem, or its folder's name
     for ``game.toml``), under ``forumbot run`` too: the same game has the same name."""
-    from forumbot.service.scanner import name_for
+    from forumbot.config import name_for
 
     return name_for(config)
 
