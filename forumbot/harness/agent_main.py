@@ -16,7 +16,8 @@ import threading
 import httpx
 
 from forumbot.agent import Agent
-from forumbot.commands.run import hold_game, setup_logging
+from forumbot.commands.run import hold_game
+from forumbot.journal import setup_logging
 from forumbot.health import Health
 from forumbot.runtime import make_client, open_runtime
 
