@@ -81,11 +81,6 @@ def format_time(at: datetime) -> str:
     return at.strftime("%Y-%m-%d %H:%M")
 
 
-def hm(at: datetime | None) -> str:
-    """``12-02 20:00``, the short time the desk and the status lines use; ``—`` for none."""
-    return f"{at:%m-%d %H:%M}" if at else "—"
-
-
 def format_left(delta: timedelta) -> str:
     """'3小时05分' style; '已截止' once the deadline has passed."""
     seconds = int(delta.total_seconds())

@@ -19,7 +19,7 @@ from engine.badge import BadgeStatus, Succession
 from engine.rules import Quorum, RuleSet, TieRule
 from engine.state import GameState
 from forumbot import director, gamelog
-from forumbot.desk.texts import EVENT_KIND_ZH, IDENTITY_WHY_CHOICES, OUT_WHY_CHOICES, clean, hm
+from forumbot.wording import EVENT_KIND_ZH, IDENTITY_WHY_CHOICES, OUT_WHY_CHOICES, clean, hm
 from forumbot.game import day_at
 from forumbot.gamelog import DirectorError, EventSpec
 from forumbot.runtime import Runtime

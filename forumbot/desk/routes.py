@@ -12,7 +12,8 @@ from urllib.parse import urlsplit
 from flask import Blueprint, abort, current_app, flash, g, redirect, render_template, request, session, url_for
 
 from forumbot import director
-from forumbot.desk import data, texts
+from forumbot import wording as texts
+from forumbot.desk import data
 from forumbot.desk.forms import NOBODY
 from forumbot.desk.app import runtime_holder
 from forumbot.desk.security import check_csrf, logged_in, security_headers, token_matches

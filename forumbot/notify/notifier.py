@@ -512,7 +512,7 @@ class Notifier:
     def _cannot_reach(self, exc: errors.ForumError, now: datetime) -> None:
         why = _PM_REFUSED_ZH.get(type(exc).__name__)
         if why is None:
-            from forumbot.desk.texts import forum_error
+            from forumbot.wording import forum_error
             from forumbot.notify.handle import plain
 
             why = plain(forum_error(f"{type(exc).__name__}: {exc.message}").text) or "论坛拒绝"

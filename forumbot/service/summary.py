@@ -98,7 +98,7 @@ def facts(rt: Runtime, now: datetime, state: Any = None) -> dict[str, Any]:
     """The game's own facts for its summary (no forum, no tally); ``state``: the game's
     current state when the caller has it already."""
     from forumbot.ending import game_over
-    from forumbot.desk.texts import ruleset_zh
+    from forumbot.wording import ruleset_zh
     from forumbot.game import current_state, day_at
     from forumbot.outbox import DraftState
     from forumbot.views import format_left
