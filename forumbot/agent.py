@@ -11,8 +11,6 @@ and the tests can play days in seconds.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import logging
 import random
 import threading
@@ -38,6 +36,7 @@ from forumbot.outbox import (Draft, DraftKind, DraftState, Outbox, PublishHow, P
 from forumbot.runtime import Runtime
 from forumbot.store.integrity import damage, damaged_text, identity, identity_change
 from forumbot.store.records import ThreadCursor
+from forumbot.views import tally_digest
 from forumbot.wording import draft_state_zh, forum_error_zh
 from parsers.models import ContentNotice, Post, TimePrecision
 
@@ -57,12 +56,6 @@ MAX_FLOOD_WAIT = 60.0
 
 # Store meta key: when ``forumbot login`` last logged the bot in (and saved its session).
 OPERATOR_LOGIN = "operator_login"
-
-
-def tally_digest(tally: dict) -> str:
-    """What a running count shows, hashed: votes, counts, abstentions, non-voters, result."""
-    shown = {k: tally.get(k) for k in ("votes", "counts", "abstain", "non_voters", "result")}
-    return hashlib.sha256(json.dumps(shown, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
 
 
 NEVER = datetime.max.replace(tzinfo=timezone.utc)

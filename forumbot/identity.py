@@ -361,7 +361,7 @@ def _final_taken_over(rt: Runtime, draft_id: int, found: Found, now: datetime) -
     forum's post says its own result (「结果：…」); when it says another — the lost
     database held events this one lacks (a void, an alias) — a warning for the director
     (returned, and audited)."""
-    from forumbot.agent import tally_digest
+    from forumbot.views import tally_digest  # what a count shows, hashed
     from forumbot.views import result_line
 
     day = found.day

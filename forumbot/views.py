@@ -7,6 +7,8 @@ render the same thing.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Callable
@@ -75,6 +77,12 @@ class CountView:
     dropped: tuple[DroppedRef, ...] = ()
     closed: bool = False  # the deadline has passed: no time is left (「投票已截止」, not 「剩余 已截止」)
     correction: bool = False  # a corrected final count after a published one
+
+
+def tally_digest(tally: dict) -> str:
+    """What a running count shows, hashed: votes, counts, abstentions, non-voters, result."""
+    shown = {k: tally.get(k) for k in ("votes", "counts", "abstain", "non_voters", "result")}
+    return hashlib.sha256(json.dumps(shown, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
 
 
 def format_time(at: datetime) -> str:
