@@ -10,7 +10,7 @@ import os
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import httpx
 import jinja2
@@ -28,8 +28,12 @@ from forumbot.settings import Settings, load_settings
 from forumbot.store import Store
 from forumbot.store.base import StoreOpenError
 
-if TYPE_CHECKING:
-    from forumbot.service.pool import SessionPool
+
+class SharedSessions(Protocol):
+    """Where ``forumbot serve`` keeps one forum session per (forum, bot account) — its
+    ``forumbot.service.pool.SessionPool``: the client of the session a game shares."""
+
+    def client_for(self, rt: "Runtime") -> DiscuzClient: ...
 
 log = logging.getLogger("forumbot")
 
@@ -112,7 +116,7 @@ def open_runtime(config_path: str | Path, *, clock: Clock | None = None, create:
 
 
 def make_client(rt: Runtime, *, http: httpx.Client | None = None,
-                stop: threading.Event | None = None, pool: "SessionPool | None" = None,
+                stop: threading.Event | None = None, pool: SharedSessions | None = None,
                 password_file: Path | None = None) -> DiscuzClient:
     """The bot's forum client. Requests are spaced in *game* time, so an accelerated
     demo clock spaces them proportionally; against a real forum the clock is real. Every
@@ -123,7 +127,7 @@ def make_client(rt: Runtime, *, http: httpx.Client | None = None,
     flood clock (``forumbot.service.pool``). ``password_file``: where the password is
     when the game's ``[bot].password_file`` does not say (the service's own setting)."""
     if pool is not None:
-        return pool.client_for(rt)  # type: ignore[return-value]
+        return pool.client_for(rt)
     bot = rt.settings.bot
     base_url = rt.config.forum.base_url
     if not base_url:
