@@ -16,7 +16,7 @@ import random
 import threading
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
-from typing import Callable
+from typing import Callable, Protocol
 
 from engine.activity import propose_cards
 from engine.rules import CardPolicy
@@ -139,6 +139,21 @@ class TickReport:
 ProgressFactory = Callable[[int, int], Callable[[int], None]]
 
 
+class PassHook(Protocol):
+    """Work done at the end of each pass, after the thread posts went out: the director by
+    forum PM (``forumbot.notify.Notifier``) — a layer above the agent, so it is handed in
+    (``notifier=Notifier.for_agent``) rather than imported here."""
+
+    def tick(self, now: datetime, report: TickReport) -> object: ...
+
+
+class NoNotifier:
+    """No director by PM: an agent built without one (a test's bare agent)."""
+
+    def tick(self, now: datetime, report: TickReport) -> None:
+        return None
+
+
 class Agent:
     def __init__(
         self,
@@ -148,6 +163,7 @@ class Agent:
         rng: random.Random | None = None,
         progress: ProgressFactory | None = None,
         health: Health | None = None,
+        notifier: Callable[["Agent"], PassHook] | None = None,
     ) -> None:
         self.rt = rt
         self.client = client
@@ -169,9 +185,8 @@ class Agent:
         # ``forumbot login`` (the operator fixed the account) leaves its time here; the
         # client then takes the session it saved instead of trying the old password.
         self._operator_login = rt.store.get_meta(OPERATOR_LOGIN)
-        from forumbot.notify import Notifier
-
-        self.notifier = Notifier.for_agent(self)  # the director by forum PM ([notify])
+        # the director by forum PM ([notify]), built by the caller's factory
+        self.notifier = notifier(self) if notifier is not None else NoNotifier()
 
     # ------------------------------------------------------------------ the loop
 

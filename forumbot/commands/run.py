@@ -47,6 +47,7 @@ def run(config_path: str, once: bool, verbose: bool, with_desk: bool, desk_host:
     例：FORUMBOT_PASSWORD=… forumbot run --config game.toml --desk
     """
     from forumbot.agent import Agent
+    from forumbot.notify import Notifier
     from forumbot.health import Health
     from forumbot.runtime import make_client
 
@@ -62,7 +63,7 @@ def run(config_path: str, once: bool, verbose: bool, with_desk: bool, desk_host:
             task = progress.add_task("backfill", total=total, tid=tid)
             return lambda page: progress.update(task, completed=page)
 
-        agent = Agent(rt, client, progress=track, health=Health(lock))
+        agent = Agent(rt, client, progress=track, health=Health(lock), notifier=Notifier.for_agent)
 
         def ask_stop(signum, _frame):
             log.info("收到信号 %s：正在停止（不再发出请求，等待立即结束）", signal.Signals(signum).name)

@@ -21,6 +21,8 @@ import pytest
 from click.testing import CliRunner
 
 from forumbot.agent import Agent
+
+from forumbot.notify import Notifier
 from forumbot.cli import main
 from forumbot.clock import AcceleratedClock
 from forumbot.discuz.transport import unreachable_bound
@@ -97,7 +99,7 @@ def test_dead_forum__a_pass_spends_one_requests_retries_then_sends_nothing(tmp_p
     rt = open_runtime(_dead_forum_config(tmp_path, closed_port), clock=clock)
     try:
         client = make_client(rt)
-        agent = Agent(rt, client)
+        agent = Agent(rt, client, notifier=Notifier.for_agent)
         began = clock.now()
         agent.start()
         report = agent.tick()
