@@ -364,7 +364,8 @@ class Agent:
         another game's stop posting in that thread, each with its alarm, until the
         director decides (``forumbot.identity``). When that changes, every day is decided
         again (what was held back is drafted, or nothing more is)."""
-        from forumbot.identity import absorb, basis, settle_alarms
+        from forumbot.identity import basis, settle_alarms
+        from forumbot.takeover import absorb
 
         seen = basis(self.rt.store)
         if seen == self._identity_basis:
@@ -641,7 +642,7 @@ class Agent:
         only when the tally has changed since (an alias added, a post voided): rejecting
         says "not this count", not "draft the same again"."""
         from forumbot.announce import draft_final
-        from forumbot.identity import posted_elsewhere
+        from forumbot.takeover import posted_elsewhere
 
         store = self.rt.store
         # One on the forum that this state did not send (a lost database's, taken over):

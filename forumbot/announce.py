@@ -267,7 +267,7 @@ def draft_announcement(rt: Runtime, day: int, now: datetime, *, state: GameState
     current = standing(rt.outbox, "announcement", day)
     if current is not None and current.state in SENT:
         return current
-    from forumbot.identity import posted_elsewhere
+    from forumbot.takeover import posted_elsewhere
 
     if posted_elsewhere(rt, DraftKind.ANNOUNCEMENT.value, day, now):
         # On the forum already, sent by another state of this game: taken over (it stands

@@ -62,6 +62,19 @@ def name_for(config: Path) -> str:
     return unicodedata.normalize("NFC", name)
 
 
+
+def game_key(config: GameConfig) -> str | None:
+    """What names a game on its forum: the threads of its first day (the day with the
+    lowest number), sorted. None for a config with no threads. Later days may be added to
+    a running game without changing it; changing the first day's threads makes it another
+    game (its earlier posts are then another game's)."""
+    days = sorted(config.days, key=lambda d: d.number)
+    for day in days:
+        tids = sorted(day.threads())
+        if tids:
+            return "threads:" + ",".join(str(t) for t in tids)
+    return None
+
 def register_table(name: str) -> None:
     """Let a config have a top-level ``[name]`` table (read by another part of forumbot)."""
     TOP_LEVEL_TABLES.add(name)

@@ -20,7 +20,8 @@ from forumbot.discuz.transport import CONNECT_TIMEOUT
 from datetime import datetime
 
 from forumbot.clock import AcceleratedClock, Clock, SystemClock, wait
-from forumbot.config import GameConfig, load_config
+from forumbot.config import GameConfig, game_key, load_config
+from forumbot.marker import game_hash
 from forumbot.outbox import Outbox
 from forumbot.render import make_environment
 from forumbot.secrets import PasswordSource
@@ -103,9 +104,9 @@ def open_runtime(config_path: str | Path, *, clock: Clock | None = None, create:
             raise StateMissingError(missing_state_text(config.path, Path(database)))
         database = ":memory:"
     store = Store(database)
-    from forumbot.identity import game_hash_for
-
-    outbox = Outbox(store, settings.policies, game=game_hash_for(config, store))
+    # The game's hash the markers carry: its threads' (the store's own key when the config
+    # names no thread: such a game posts nothing) — forumbot.identity.game_hash_for.
+    outbox = Outbox(store, settings.policies, game=game_hash(game_key(config) or store.game_key))
     # The forum's address and generation (set in the config, or as the agent found it)
     # decide how the bot's posts link to other posts.
     env = make_environment(settings.agent.templates, base_url=config.forum.base_url,
