@@ -41,9 +41,6 @@ def desk(config_path: str, host: str, port: int) -> None:
             pass
         click.echo(f"{line}（Ctrl-C 停止）")
 
-    # A config that cannot be read is said here, naming the file and the key — not by a
-    # desk whose every page would answer 「导演台出错了」.
-    open_runtime(config_path).close()
     face = the_desk()
     try:
         face.serve(config_path, host=host, port=port, ready=ready)
