@@ -17,6 +17,8 @@ import tempfile
 from pathlib import Path
 
 from forumbot.agent import Agent
+
+from forumbot.notify import Notifier
 from forumbot.game import current_state
 from forumbot.runtime import make_client, open_runtime
 from forumbot.scenario import PASSWORD, Driver, at, build_world, write_config
@@ -36,7 +38,7 @@ class Setup:
         config = write_config(workdir / "game.toml", self.world, base, workdir / "game.sqlite",
                               poll_jitter_seconds=0)
         self.rt = open_runtime(config, clock=self.clock)
-        self.agent = Agent(self.rt, make_client(self.rt))
+        self.agent = Agent(self.rt, make_client(self.rt), notifier=Notifier.for_agent)
 
     def requests_for(self, action) -> tuple[int, list[str]]:
         before = len(self.sim.requests)

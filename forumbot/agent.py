@@ -11,14 +11,12 @@ and the tests can play days in seconds.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import logging
 import random
 import threading
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
-from typing import Callable
+from typing import Callable, Protocol
 
 from engine.activity import propose_cards
 from engine.rules import CardPolicy
@@ -38,6 +36,7 @@ from forumbot.outbox import (Draft, DraftKind, DraftState, Outbox, PublishHow, P
 from forumbot.runtime import Runtime
 from forumbot.store.integrity import damage, damaged_text, identity, identity_change
 from forumbot.store.records import ThreadCursor
+from forumbot.views import tally_digest
 from forumbot.wording import draft_state_zh, forum_error_zh
 from parsers.models import ContentNotice, Post, TimePrecision
 
@@ -57,12 +56,6 @@ MAX_FLOOD_WAIT = 60.0
 
 # Store meta key: when ``forumbot login`` last logged the bot in (and saved its session).
 OPERATOR_LOGIN = "operator_login"
-
-
-def tally_digest(tally: dict) -> str:
-    """What a running count shows, hashed: votes, counts, abstentions, non-voters, result."""
-    shown = {k: tally.get(k) for k in ("votes", "counts", "abstain", "non_voters", "result")}
-    return hashlib.sha256(json.dumps(shown, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
 
 
 NEVER = datetime.max.replace(tzinfo=timezone.utc)
@@ -146,6 +139,21 @@ class TickReport:
 ProgressFactory = Callable[[int, int], Callable[[int], None]]
 
 
+class PassHook(Protocol):
+    """Work done at the end of each pass, after the thread posts went out: the director by
+    forum PM (``forumbot.notify.Notifier``) — a layer above the agent, so it is handed in
+    (``notifier=Notifier.for_agent``) rather than imported here."""
+
+    def tick(self, now: datetime, report: TickReport) -> object: ...
+
+
+class NoNotifier:
+    """No director by PM: an agent built without one (a test's bare agent)."""
+
+    def tick(self, now: datetime, report: TickReport) -> None:
+        return None
+
+
 class Agent:
     def __init__(
         self,
@@ -155,6 +163,7 @@ class Agent:
         rng: random.Random | None = None,
         progress: ProgressFactory | None = None,
         health: Health | None = None,
+        notifier: Callable[["Agent"], PassHook] | None = None,
     ) -> None:
         self.rt = rt
         self.client = client
@@ -176,9 +185,8 @@ class Agent:
         # ``forumbot login`` (the operator fixed the account) leaves its time here; the
         # client then takes the session it saved instead of trying the old password.
         self._operator_login = rt.store.get_meta(OPERATOR_LOGIN)
-        from forumbot.notify import Notifier
-
-        self.notifier = Notifier.for_agent(self)  # the director by forum PM ([notify])
+        # the director by forum PM ([notify]), built by the caller's factory
+        self.notifier = notifier(self) if notifier is not None else NoNotifier()
 
     # ------------------------------------------------------------------ the loop
 
@@ -356,7 +364,8 @@ class Agent:
         another game's stop posting in that thread, each with its alarm, until the
         director decides (``forumbot.identity``). When that changes, every day is decided
         again (what was held back is drafted, or nothing more is)."""
-        from forumbot.identity import absorb, basis, settle_alarms
+        from forumbot.identity import basis, settle_alarms
+        from forumbot.takeover import absorb
 
         seen = basis(self.rt.store)
         if seen == self._identity_basis:
@@ -633,7 +642,7 @@ class Agent:
         only when the tally has changed since (an alias added, a post voided): rejecting
         says "not this count", not "draft the same again"."""
         from forumbot.announce import draft_final
-        from forumbot.identity import posted_elsewhere
+        from forumbot.takeover import posted_elsewhere
 
         store = self.rt.store
         # One on the forum that this state did not send (a lost database's, taken over):

@@ -114,7 +114,7 @@ def draft_final(rt: Runtime, state: GameState, day: DayWindow, tally: dict[str, 
                 *, correction: bool = False, actor: str = "bot") -> Draft:
     """A final count for ``day`` under the next free key; its tally digest and result are
     kept beside it (the result is what becomes game state once it is approved)."""
-    from forumbot.agent import tally_digest  # the agent owns the digest of what a count shows
+    from forumbot.views import tally_digest  # what a count shows, hashed
 
     earlier = final_drafts(rt.outbox, day.number)
     body = count_body(rt.env, tally, state=state, rules=rt.config.rules, now=now, final=True,
@@ -267,7 +267,7 @@ def draft_announcement(rt: Runtime, day: int, now: datetime, *, state: GameState
     current = standing(rt.outbox, "announcement", day)
     if current is not None and current.state in SENT:
         return current
-    from forumbot.identity import posted_elsewhere
+    from forumbot.takeover import posted_elsewhere
 
     if posted_elsewhere(rt, DraftKind.ANNOUNCEMENT.value, day, now):
         # On the forum already, sent by another state of this game: taken over (it stands

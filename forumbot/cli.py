@@ -1,7 +1,8 @@
 """The ``forumbot`` command: a thin click layer over the library.
 
 Every command lives in its own module under ``forumbot/commands/`` and exports a
-``commands`` list; this module only gathers them. The group is a ``ChineseGroup``
+``commands`` list; this module only gathers them, and hands the commands that open the
+director's desk its entry points (the CLI and the desk are independent rooms). The group is a ``ChineseGroup``
 (``forumbot/commands/_help.py``): every command added to it writes its help and its
 usage errors in Chinese.
 """
@@ -30,6 +31,45 @@ def main() -> None:
     """
 
 
+class _Desk:
+    """The desk's entry points, imported when a command first opens it (Flask is not
+    loaded for the commands that never do)."""
+
+    def serve(self, *args, **kwargs):
+        from forumbot.desk import serve
+
+        return serve(*args, **kwargs)
+
+    def start_desk(self, *args, **kwargs):
+        from forumbot.desk import start_desk
+
+        return start_desk(*args, **kwargs)
+
+    def start_service_desk(self, *args, **kwargs):
+        from forumbot.desk.service import start_service_desk
+
+        return start_service_desk(*args, **kwargs)
+
+    def listen_error(self, *args, **kwargs) -> str:
+        from forumbot.desk.server import listen_error
+
+        return listen_error(*args, **kwargs)
+
+    @property
+    def security_error(self) -> type[Exception]:
+        from forumbot.desk import DeskSecurityError
+
+        return DeskSecurityError
+
+
+def _hand_in_the_desk() -> None:
+    """The CLI and the desk do not import each other; the commands that open the desk get
+    its entry points from here (``forumbot.commands._faces``)."""
+    from forumbot.commands._faces import use_desk
+
+    use_desk(_Desk())
+
+
 def _register_commands() -> None:
     for info in sorted(pkgutil.iter_modules(_commands_pkg.__path__), key=lambda m: m.name):
         module = importlib.import_module(f"{_commands_pkg.__name__}.{info.name}")
@@ -37,4 +77,5 @@ def _register_commands() -> None:
             main.add_command(command)
 
 
+_hand_in_the_desk()
 _register_commands()

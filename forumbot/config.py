@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 import tomllib
+import unicodedata
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta, tzinfo
 from pathlib import Path
@@ -62,6 +63,31 @@ CALENDAR_KEYS = {
 # Parts of forumbot that read a table of their own register it here (``register_table``).
 TOP_LEVEL_TABLES: set[str] = {"forum", "game", "days", "events", "calendar", "bot", "agent", "policies"}
 
+
+
+GAME_FILE = "game.toml"  # the config inside a game's own folder (``forumbot serve``)
+
+
+def name_for(config: Path) -> str:
+    """A game config's name as the service's scan gives it: its folder's for ``game.toml``,
+    else the file's stem (NFC). ``forumbot run`` names its game the same way (its PMs say
+    it), so the same game has the same name under both."""
+    name = config.parent.name if config.name == GAME_FILE and config.parent.name else config.stem
+    return unicodedata.normalize("NFC", name)
+
+
+
+def game_key(config: GameConfig) -> str | None:
+    """What names a game on its forum: the threads of its first day (the day with the
+    lowest number), sorted. None for a config with no threads. Later days may be added to
+    a running game without changing it; changing the first day's threads makes it another
+    game (its earlier posts are then another game's)."""
+    days = sorted(config.days, key=lambda d: d.number)
+    for day in days:
+        tids = sorted(day.threads())
+        if tids:
+            return "threads:" + ",".join(str(t) for t in tids)
+    return None
 
 def register_table(name: str) -> None:
     """Let a config have a top-level ``[name]`` table (read by another part of forumbot)."""

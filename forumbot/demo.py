@@ -29,6 +29,7 @@ from typing import Callable
 
 from forumbot import director
 from forumbot.agent import Agent, TickReport
+from forumbot.notify import Notifier
 from forumbot.instance import InstanceLock
 from forumbot.outbox import Draft, DraftKind, DraftState
 from forumbot.runtime import Runtime, make_client, open_runtime
@@ -80,7 +81,7 @@ def setup_game(workdir: Path, *, clock: SimClock | None = None, sim: Simulator |
                               **agent_settings)
     rt = open_runtime(config, clock=clock)
     client = make_client(rt)
-    agent = Agent(rt, client)
+    agent = Agent(rt, client, notifier=Notifier.for_agent)
     driver = Driver(world)
     driver.on_night = lambda action: director.record_night(rt, action.day, list(action.out), clock.now())
     return Game(sim, world, clock, rt, agent, driver)

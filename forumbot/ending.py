@@ -24,7 +24,7 @@ from forumbot import announce
 from forumbot.gamelog import DIRECTOR, DirectorError
 from forumbot.outbox import DraftState
 from forumbot.runtime import Runtime
-from forumbot.views import hm
+from forumbot.wording import hm
 from forumbot.wording import WINNER_ZH
 
 META_KEY = "desk:game_over"

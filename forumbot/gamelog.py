@@ -591,7 +591,7 @@ def impact(rt: Runtime, before: GameState, after: GameState, now: datetime, summ
 def _shows(rt: Runtime, day: int, tally: dict[str, Any]) -> bool:
     """Whether the day's final count, as drafted (and so as published), shows ``tally``:
     an undo that restores exactly what was published does not make the post wrong."""
-    from forumbot.agent import tally_digest  # the agent owns the digest of what a count shows
+    from forumbot.views import tally_digest  # what a count shows, hashed
 
     return rt.store.get_meta(f"final_count_tally:day{day}") == tally_digest(tally)
 

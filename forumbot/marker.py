@@ -3,7 +3,7 @@ what the post is.
 
 A marker is ``<game>-<state>-<draft id>-<kind><day>``, e.g. ``3fa9c1-7e21d0-17-f1``:
 
-* ``game`` — six hex digits of the game's identity (``forumbot.identity.game_key``: the
+* ``game`` — six hex digits of the game's identity (``forumbot.config.game_key``: the
   threads of its first day). A new database for the same game, or a copy of its config,
   has the same; another game has another.
 * ``state`` — the store's random state id (``Store.state_id``, created with the store).

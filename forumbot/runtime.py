@@ -10,7 +10,7 @@ import os
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import httpx
 import jinja2
@@ -20,7 +20,8 @@ from forumbot.discuz.transport import CONNECT_TIMEOUT
 from datetime import datetime
 
 from forumbot.clock import AcceleratedClock, Clock, SystemClock, wait
-from forumbot.config import GameConfig, load_config
+from forumbot.config import GameConfig, game_key, load_config
+from forumbot.marker import game_hash
 from forumbot.outbox import Outbox
 from forumbot.render import make_environment
 from forumbot.secrets import PasswordSource
@@ -28,8 +29,12 @@ from forumbot.settings import Settings, load_settings
 from forumbot.store import Store
 from forumbot.store.base import StoreOpenError
 
-if TYPE_CHECKING:
-    from forumbot.service.pool import SessionPool
+
+class SharedSessions(Protocol):
+    """Where ``forumbot serve`` keeps one forum session per (forum, bot account) — its
+    ``forumbot.service.pool.SessionPool``: the client of the session a game shares."""
+
+    def client_for(self, rt: "Runtime") -> DiscuzClient: ...
 
 log = logging.getLogger("forumbot")
 
@@ -99,9 +104,9 @@ def open_runtime(config_path: str | Path, *, clock: Clock | None = None, create:
             raise StateMissingError(missing_state_text(config.path, Path(database)))
         database = ":memory:"
     store = Store(database)
-    from forumbot.identity import game_hash_for
-
-    outbox = Outbox(store, settings.policies, game=game_hash_for(config, store))
+    # The game's hash the markers carry: its threads' (the store's own key when the config
+    # names no thread: such a game posts nothing) — forumbot.identity.game_hash_for.
+    outbox = Outbox(store, settings.policies, game=game_hash(game_key(config) or store.game_key))
     # The forum's address and generation (set in the config, or as the agent found it)
     # decide how the bot's posts link to other posts.
     env = make_environment(settings.agent.templates, base_url=config.forum.base_url,
@@ -112,7 +117,7 @@ def open_runtime(config_path: str | Path, *, clock: Clock | None = None, create:
 
 
 def make_client(rt: Runtime, *, http: httpx.Client | None = None,
-                stop: threading.Event | None = None, pool: "SessionPool | None" = None,
+                stop: threading.Event | None = None, pool: SharedSessions | None = None,
                 password_file: Path | None = None) -> DiscuzClient:
     """The bot's forum client. Requests are spaced in *game* time, so an accelerated
     demo clock spaces them proportionally; against a real forum the clock is real. Every
@@ -123,7 +128,7 @@ def make_client(rt: Runtime, *, http: httpx.Client | None = None,
     flood clock (``forumbot.service.pool``). ``password_file``: where the password is
     when the game's ``[bot].password_file`` does not say (the service's own setting)."""
     if pool is not None:
-        return pool.client_for(rt)  # type: ignore[return-value]
+        return pool.client_for(rt)
     bot = rt.settings.bot
     base_url = rt.config.forum.base_url
     if not base_url:

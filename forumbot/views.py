@@ -7,6 +7,8 @@ render the same thing.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Callable
@@ -77,13 +79,14 @@ class CountView:
     correction: bool = False  # a corrected final count after a published one
 
 
+def tally_digest(tally: dict) -> str:
+    """What a running count shows, hashed: votes, counts, abstentions, non-voters, result."""
+    shown = {k: tally.get(k) for k in ("votes", "counts", "abstain", "non_voters", "result")}
+    return hashlib.sha256(json.dumps(shown, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+
+
 def format_time(at: datetime) -> str:
     return at.strftime("%Y-%m-%d %H:%M")
-
-
-def hm(at: datetime | None) -> str:
-    """``12-02 20:00``, the short time the desk and the status lines use; ``—`` for none."""
-    return f"{at:%m-%d %H:%M}" if at else "—"
 
 
 def format_left(delta: timedelta) -> str:

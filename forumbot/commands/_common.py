@@ -10,6 +10,7 @@ from typing import Any, Callable, Iterator
 import click
 
 from forumbot.config import ConfigError
+from forumbot.refusals import domain_errors
 from forumbot.runtime import Runtime, open_runtime
 from forumbot.wording import os_error_zh
 
@@ -40,24 +41,12 @@ def config_option(fn: Callable[..., Any]) -> Callable[..., Any]:
     return _config(_game(wrapper))
 
 
-def games_folder() -> Any:
-    """The service's games folder: ``FORUMBOT_GAMES``, or ``[service].games`` of the file
-    ``FORUMBOT_SERVICE`` names; None when neither is set."""
-    import os
-    from pathlib import Path
-
-    from forumbot.service.settings import load_service, service_from_env
-
-    if os.environ.get("FORUMBOT_GAMES"):
-        return Path(os.environ["FORUMBOT_GAMES"])
-    service = service_from_env()
-    return load_service(service).games if service is not None else None
-
-
 def game_config(name: str) -> Any:
     """The config of the service's game ``name`` (a one-line error naming the folder and
     the games it holds when there is no such game)."""
     from forumbot.service.scanner import find_game, scan
+
+    from forumbot.service.settings import games_folder
 
     folder = games_folder()
     if folder is None:
@@ -72,21 +61,6 @@ def game_config(name: str) -> Any:
         raise click.ClickException(f"游戏文件夹 {folder} 里没有名为「{name}」的游戏"
                                    f"（有：{'、'.join(names) or '无'}）")
     return found.path
-
-
-def _domain_errors() -> tuple[type[BaseException], ...]:
-    from engine.cards import CardError
-    from engine.state import StateError
-    from forumbot.director import DirectorError
-    from forumbot.errors import ForumError
-    from forumbot.outbox import OutboxError
-    from forumbot.secrets import SecretError
-    from forumbot.instance import InstanceError
-    from forumbot.store.base import StoreOpenError
-    from forumbot.store.cards import ProposalDecidedError
-
-    return (ConfigError, DirectorError, StateError, CardError, OutboxError, SecretError, ForumError,
-            ProposalDecidedError, StoreOpenError, InstanceError)
 
 
 class Refusal(click.ClickException):
@@ -126,7 +100,7 @@ def friendly(fn: Callable[..., Any]) -> Callable[..., Any]:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return fn(*args, **kwargs)
-        except _domain_errors() as exc:
+        except domain_errors() as exc:
             raise Refusal(str(exc)) from None
         except LookupError as exc:  # unknown draft / proposal ids
             raise Refusal(str(exc).strip("'\"")) from None

@@ -26,9 +26,8 @@ def desk(config_path: str, host: str, port: int) -> None:
 
     例：forumbot desk --config game.toml --port 8765
     """
-    from forumbot.desk import DeskSecurityError, serve
-    from forumbot.desk.server import listen_error
     from forumbot.commands._common import runtime
+    from forumbot.commands._faces import desk as the_desk
     from forumbot.runtime import open_runtime
 
     # A config that cannot be read is said here, naming the file and the key — not by a
@@ -42,15 +41,13 @@ def desk(config_path: str, host: str, port: int) -> None:
             pass
         click.echo(f"{line}（Ctrl-C 停止）")
 
-    # A config that cannot be read is said here, naming the file and the key — not by a
-    # desk whose every page would answer 「导演台出错了」.
-    open_runtime(config_path).close()
+    face = the_desk()
     try:
-        serve(config_path, host=host, port=port, ready=ready)
-    except DeskSecurityError as exc:
+        face.serve(config_path, host=host, port=port, ready=ready)
+    except face.security_error as exc:
         raise click.ClickException(str(exc)) from None
     except OSError as exc:
-        raise click.ClickException(listen_error(host, port, exc)) from None
+        raise click.ClickException(face.listen_error(host, port, exc)) from None
 
 
 def desk_options(fn):
@@ -69,15 +66,15 @@ def start_desk_for_run(config_path: str, host: str = "127.0.0.1", port: int = 87
     one line, and ``record`` (the instance lock) carries it to ``forumbot status``. A
     desk that would be unsafe (no token off loopback) stops the start instead: that is
     a setting to fix, not a passing condition."""
-    from forumbot.desk import DeskSecurityError, start_desk
-    from forumbot.desk.server import listen_error
+    from forumbot.commands._faces import desk as the_desk
 
+    face = the_desk()
     try:
-        server = start_desk(config_path, host=host, port=port, clock=clock)
-    except DeskSecurityError as exc:
+        server = face.start_desk(config_path, host=host, port=port, clock=clock)
+    except face.security_error as exc:
         raise click.ClickException(str(exc)) from None
     except OSError as exc:
-        message = listen_error(host, port, exc, port_option="--desk-port")
+        message = face.listen_error(host, port, exc, port_option="--desk-port")
         log.warning("导演台没有打开：%s；代理程序照常运行，只是没有导演台", message)
         if record is not None:
             record.update(desk={"error": message})

@@ -68,7 +68,7 @@ def status(config_path: str, as_json: bool, every: bool, games_dir: str | None) 
     from forumbot.store.base import StoreOpenError
 
     try:
-        rt = open_runtime(config_path)
+        rt = open_runtime(config_path, create=False)
     except StoreOpenError:
         # The state cannot be read (an emptied file…): what the agent says about it —
         # whether it runs, and that it stopped acting — comes from its lock file.

@@ -4,92 +4,18 @@ from __future__ import annotations
 
 import logging
 import signal
-import sys
 import threading
-from datetime import datetime, timedelta
-from pathlib import Path
-from typing import Callable
 
 import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-from forumbot.clock import AcceleratedClock, Clock
 from forumbot.commands._common import config_option, friendly, runtime
 from forumbot.commands._console import terminal
 from forumbot.commands.desk import desk_options, start_desk_for_run
-from forumbot.wording import RULESET_ZH, os_error_zh
+from forumbot.journal import setup_logging
+from forumbot.wording import RULESET_ZH
 
 log = logging.getLogger("forumbot")
-
-LOG_FORMAT = "%(asctime)s %(name)s %(levelname)s %(message)s"
-
-
-def forum_time(clock: Clock | None) -> Callable[[float], datetime]:
-    """Maps a log record's wall time to the agent's clock: the forum's time in the forum's
-    zone (under the demo's accelerated clock, game time), so log lines line up with post
-    times, deadlines and status."""
-    if isinstance(clock, AcceleratedClock):
-        return lambda t: clock.origin + timedelta(seconds=(t - clock.wall_origin) * clock.factor)
-    tz = getattr(clock, "tz", None)
-    if tz is not None:
-        return lambda t: datetime.fromtimestamp(t, tz)
-    if clock is not None:
-        return lambda t: clock.now()
-    return lambda t: datetime.fromtimestamp(t).astimezone()
-
-
-class ForumTimeFormatter(logging.Formatter):
-    """``2026-12-01 09:30:05+08:00``: the forum's time with its offset, never bare UTC."""
-
-    def __init__(self, fmt: str, stamp: Callable[[float], datetime]) -> None:
-        super().__init__(fmt)
-        self.stamp = stamp
-
-    def formatTime(self, record: logging.LogRecord, datefmt: str | None = None) -> str:  # noqa: N802
-        return self.stamp(record.created).isoformat(sep=" ", timespec="seconds")
-
-
-class LogFile(logging.FileHandler):
-    """The configured ``log_file``. When it cannot be written (the disk is full) that is
-    said once on stderr — not a traceback per log line — and the console keeps the log."""
-
-    def __init__(self, path: Path) -> None:
-        super().__init__(path, encoding="utf-8")
-        self.path = path
-        self._failing: str | None = None
-
-    def handleError(self, record: logging.LogRecord) -> None:  # noqa: N802
-        exc = sys.exc_info()[1]
-        kind = f"{type(exc).__name__}:{getattr(exc, 'errno', '')}"
-        if kind != self._failing:
-            self._failing = kind
-            why = os_error_zh(exc) if isinstance(exc, OSError) else exc
-            sys.stderr.write(f"forumbot：无法写入日志文件 {self.path}（{why}）；"
-                             "能写入之前，日志只输出到终端\n")
-
-
-def setup_logging(verbose: bool, log_file: Path | None = None, *, clock: Clock | None = None,
-                  fmt: str = LOG_FORMAT, key: str = "[agent].log_file",
-                  filters: tuple[logging.Filter, ...] = ()) -> None:
-    """The console (and ``log_file``), stamped in the forum's time. ``key`` names the
-    setting a log file that cannot be written comes from (``forumbot serve`` passes its
-    own format, key and the filter that names the game)."""
-    stamp = forum_time(clock)
-    handlers: list[logging.Handler] = [logging.StreamHandler()]
-    if log_file is not None:
-        try:
-            handlers.append(LogFile(Path(log_file)))
-        except OSError as exc:
-            raise click.ClickException(
-                f"无法写入日志文件 {log_file}（{os_error_zh(exc)}）：请检查 {key} "
-                "及其所在文件夹是否存在、可写") from None
-    for handler in handlers:
-        handler.setFormatter(ForumTimeFormatter(fmt, stamp))
-        for one in filters:
-            handler.addFilter(one)
-    logging.basicConfig(level=logging.DEBUG if verbose else logging.INFO, handlers=handlers, force=True)
-    logging.getLogger("httpx").setLevel(logging.WARNING)
-
 
 def hold_game(rt):
     """The game's single-instance lock for an agent on ``rt`` (``InstanceBusy``, a
@@ -121,6 +47,7 @@ def run(config_path: str, once: bool, verbose: bool, with_desk: bool, desk_host:
     例：FORUMBOT_PASSWORD=… forumbot run --config game.toml --desk
     """
     from forumbot.agent import Agent
+    from forumbot.notify import Notifier
     from forumbot.health import Health
     from forumbot.runtime import make_client
 
@@ -136,7 +63,7 @@ def run(config_path: str, once: bool, verbose: bool, with_desk: bool, desk_host:
             task = progress.add_task("backfill", total=total, tid=tid)
             return lambda page: progress.update(task, completed=page)
 
-        agent = Agent(rt, client, progress=track, health=Health(lock))
+        agent = Agent(rt, client, progress=track, health=Health(lock), notifier=Notifier.for_agent)
 
         def ask_stop(signum, _frame):
             log.info("收到信号 %s：正在停止（不再发出请求，等待立即结束）", signal.Signals(signum).name)

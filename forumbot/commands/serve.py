@@ -40,8 +40,7 @@ def serve(games: str | None, service_file: str | None, desk_host: str | None, de
     例：FORUMBOT_PASSWORD=… forumbot serve --games games/
     """
     from forumbot.config import ConfigError
-    from forumbot.desk import DeskSecurityError
-    from forumbot.desk.server import listen_error
+    from forumbot.commands._faces import desk as the_desk
     from forumbot.service import Service, ServiceBusy, ServiceSettings, load_service
     from forumbot.service import logs
 
@@ -63,18 +62,17 @@ def serve(games: str | None, service_file: str | None, desk_host: str | None, de
     logs.setup(settings.verbose, settings.log_file, clock=service.clock)
     desk = None
     if settings.desk:
-        from forumbot.desk.service import start_service_desk
-
+        face = the_desk()
         try:
             token = settings.desk_token()
-            desk = start_service_desk(service, host=settings.desk_host, port=settings.desk_port,
+            desk = face.start_service_desk(service, host=settings.desk_host, port=settings.desk_port,
                                       clock=service.clock, token=token)
-        except (DeskSecurityError, ConfigError) as exc:
+        except (face.security_error, ConfigError) as exc:
             service.close()
             raise click.ClickException(str(exc)) from None
         except OSError as exc:
             service.close()
-            raise click.ClickException(listen_error(settings.desk_host, settings.desk_port, exc,
+            raise click.ClickException(face.listen_error(settings.desk_host, settings.desk_port, exc,
                                                     port_option="--desk-port")) from None
         service.desk_url = desk.url
         click.echo(desk.address_line, err=True)

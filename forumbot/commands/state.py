@@ -48,7 +48,7 @@ def adopt(config_path: str) -> None:
 
     例：forumbot adopt --config game.toml
     """
-    from forumbot.identity import adopt as take
+    from forumbot.takeover import adopt as take
 
     with runtime(config_path) as rt:
         done = take(rt, rt.clock.now(), actor="director")
@@ -77,7 +77,7 @@ def mark_copy(config_path: str) -> None:
 
     例：forumbot mark-copy --config game.toml
     """
-    from forumbot.identity import mark_copy as mark
+    from forumbot.takeover import mark_copy as mark
 
     with runtime(config_path) as rt:
         states = mark(rt, rt.clock.now(), actor="director")

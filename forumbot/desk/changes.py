@@ -26,7 +26,8 @@ from engine.badge import Succession
 from engine.cards import Decision
 from forumbot import director
 from forumbot import ending
-from forumbot.desk import data, forms, texts
+from forumbot import wording as texts
+from forumbot.desk import data, forms
 from forumbot.desk.app import runtime_holder
 from forumbot.desk.impact import ImpactView, fingerprint, view
 from forumbot.desk.routes import (bp, domain_errors, field, int_field, local, page_context, render_page,
@@ -205,7 +206,7 @@ def correct_form(event_id: int):
 
 
 def _correction(rt: Runtime, event_id: int) -> EventSpec:
-    from forumbot.commands.events import correction_spec  # the CLI's reading of "what is not given is kept"
+    from forumbot.entry import correction_spec  # the CLI's reading of "what is not given is kept"
 
     form = request.form
     player = form.get("player", "").strip()

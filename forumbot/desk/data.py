@@ -16,10 +16,10 @@ from engine.cards import Standing
 from engine.reasons import describe_zh
 from engine.state import GameState, StateError
 from forumbot import director, gamelog
-from forumbot.desk import texts
+from forumbot import wording as texts
 from forumbot.desk.bbcode import bbcode_to_html
 from forumbot.ending import GameOver, game_over
-from forumbot.desk.texts import FLAG_ZH, Said, actor_zh, clean, forum_error, hm, kind_zh, state_zh
+from forumbot.wording import FLAG_ZH, Said, actor_zh, clean, forum_error, hm, kind_zh, state_zh
 from forumbot.game import ballots_for, count_day, current_state, thread_roles
 from forumbot.instance import Holder, lock_path, probe
 from forumbot.outbox import Draft, DraftState

@@ -19,7 +19,7 @@ from engine.badge import BadgeStatus, Succession
 from engine.rules import Quorum, RuleSet, TieRule
 from engine.state import GameState
 from forumbot import director, gamelog
-from forumbot.desk.texts import EVENT_KIND_ZH, IDENTITY_WHY_CHOICES, OUT_WHY_CHOICES, clean, hm
+from forumbot.wording import EVENT_KIND_ZH, IDENTITY_WHY_CHOICES, OUT_WHY_CHOICES, clean, hm
 from forumbot.game import day_at
 from forumbot.gamelog import DirectorError, EventSpec
 from forumbot.runtime import Runtime
@@ -190,7 +190,7 @@ def _int(form: Mapping[str, Any], name: str, what: str) -> int | None:
 def parse_time(rt: Runtime, text: str) -> datetime | None:
     """A game time from the form: the datetime-local value (forum's zone), an ISO time, or
     what the CLI accepts (``12-02 20:00``, ``20:00``)."""
-    from forumbot.commands.events import parse_at  # the CLI's reading, one place
+    from forumbot.entry import parse_at  # the CLI's reading, one place
 
     return parse_at(rt, text)
 

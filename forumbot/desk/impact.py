@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 
-from forumbot.desk.texts import clean, kind_zh
+from forumbot.wording import clean, kind_zh
 from forumbot.gamelog import DayImpact, DraftImpact, Impact
 
 

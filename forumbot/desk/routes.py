@@ -12,7 +12,8 @@ from urllib.parse import urlsplit
 from flask import Blueprint, abort, current_app, flash, g, redirect, render_template, request, session, url_for
 
 from forumbot import director
-from forumbot.desk import data, texts
+from forumbot import wording as texts
+from forumbot.desk import data
 from forumbot.desk.forms import NOBODY
 from forumbot.desk.app import runtime_holder
 from forumbot.desk.security import check_csrf, logged_in, security_headers, token_matches
@@ -304,7 +305,7 @@ def count_now():
 @bp.post("/state/adopt")
 def adopt_state():
     def change(rt: Runtime, now: datetime) -> str:
-        from forumbot.identity import adopt
+        from forumbot.takeover import adopt
 
         if request.form.get("lost") != "yes":
             raise director.DirectorError("请先勾选：原来的数据库确已丢失")
@@ -322,7 +323,7 @@ def adopt_state():
 @bp.post("/state/copy")
 def mark_copy():
     def change(rt: Runtime, now: datetime) -> str:
-        from forumbot.identity import mark_copy as mark
+        from forumbot.takeover import mark_copy as mark
 
         mark(rt, now, actor=director.DIRECTOR)
         return (f"已记下这份配置是副本：本局继续不发帖。请改正 {rt.config.path} 的 [agent].database "

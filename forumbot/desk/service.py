@@ -38,7 +38,7 @@ from forumbot.desk.security import (CSRF_FIELD, TOKEN_ENV, DeskSecurityError, Lo
                                     app_config, check_csrf, client_address, csrf_token, is_loopback,
                                     lockout_message, logged_in, login_limiter, security_headers, token_matches)
 from forumbot.desk.server import ServedDesk
-from forumbot.desk.texts import hm
+from forumbot.wording import hm
 from forumbot.service.scanner import signature as _signature
 
 # The scheduler publishes its view after every pass and at least every few seconds while
@@ -219,7 +219,7 @@ def _local(target: str | None, default: str) -> str:
 
 
 def _row(g, now: datetime) -> dict[str, Any]:
-    from forumbot.desk.texts import clean
+    from forumbot.wording import clean
     from forumbot.views import format_left
 
     state = {"running": "运行中", "finished": "已结束", "error": "出错", "busy": "由其他进程运行",

@@ -23,14 +23,15 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING
+from datetime import tzinfo
+from typing import Protocol
 
-from parsers.pm import PmConversation, PrivateMessage
+import httpx
 
-if TYPE_CHECKING:  # pragma: no cover
-    from forumbot.discuz.client import DiscuzClient
+from forumbot.responses import ForumReply
+from parsers.pm import PmConversation, PmPage, PrivateMessage
 
-__all__ = ["PM_SETTLE_SECONDS", "PmDialect", "PmSent"]
+__all__ = ["PM_SETTLE_SECONDS", "PmContext", "PmDialect", "PmSent"]
 
 # A read must start this long after a send attempt before an absent message counts as
 # not stored: one second for ``dateline < now``, one for the two clocks' skew.
@@ -54,25 +55,46 @@ class PmSent:
     via: str
 
 
+class PmContext(Protocol):
+    """What a PM dialect may ask of the client driving it (the ``DiscuzClient`` meets it):
+    the session's requests with the forum's refusals raised, and its clock — so the
+    dialects sit below the client that chooses them, not beside it."""
+
+    base_url: str
+    tz: tzinfo
+    use_api: bool
+
+    def pm_formhash(self, page: str) -> str: ...
+
+    def pm_post(self, path: str, fields: dict[str, str], what: str, *, node: bool = False,
+                referer: str | None = None) -> tuple[httpx.Response, ForumReply]: ...
+
+    def pm_page(self, path: str, what: str) -> PmPage: ...
+
+    def pm_read(self, response: httpx.Response, what: str) -> PmPage: ...
+
+    def forum_now(self) -> datetime: ...
+
+
 class PmDialect(ABC):
-    """One generation's PM requests; ``client`` is the DiscuzClient driving them."""
+    """One generation's PM requests; ``client`` is the client driving them."""
 
     # X3.5: a PM and a thread reply share the sender's lastpost flood clock.
     shared_write_clock: bool = False
 
     @abstractmethod
-    def send(self, client: DiscuzClient, to_uid: int | None, to_username: str | None,
+    def send(self, client: PmContext, to_uid: int | None, to_username: str | None,
              text: str) -> PmSent: ...
 
     @abstractmethod
-    def conversation(self, client: DiscuzClient, uid: int, since_id: int | None,
+    def conversation(self, client: PmContext, uid: int, since_id: int | None,
                      seen_at: datetime | None = None) -> list[PrivateMessage]:
         """The messages with ``uid`` (``id > since_id`` when given), oldest first.
         ``seen_at``: when a read listed everything up to ``since_id`` (a hint: 7.2 then
         reads one date window, X3.5 pages by id anyway)."""
 
     @abstractmethod
-    def unread(self, client: DiscuzClient) -> list[PmConversation]:
+    def unread(self, client: PmContext) -> list[PmConversation]:
         """The conversations with unread messages (the inbox's 未读 list)."""
 
 

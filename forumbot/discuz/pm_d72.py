@@ -22,14 +22,11 @@ limited once the director has written once.
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
 
-from forumbot.discuz.pm import PmDialect, PmSent, newer
+from forumbot.discuz.pm import PmContext, PmDialect, PmSent, newer
 from forumbot.errors import UnexpectedPage
 from parsers.pm import PmConversation, PmPageKind, PrivateMessage
 
-if TYPE_CHECKING:  # pragma: no cover
-    from forumbot.discuz.client import DiscuzClient
 
 __all__ = ["D72Pm"]
 
@@ -41,7 +38,7 @@ SEEN_MARGIN = timedelta(minutes=5)
 
 
 class D72Pm(PmDialect):
-    def send(self, client: DiscuzClient, to_uid: int | None, to_username: str | None,
+    def send(self, client: PmContext, to_uid: int | None, to_username: str | None,
              text: str) -> PmSent:
         formhash = client.pm_formhash(FORM_PAGE)
         if to_uid:
@@ -61,7 +58,7 @@ class D72Pm(PmDialect):
                        "发站内信（发送表单）")
         return PmSent(None, None, "page")
 
-    def conversation(self, client: DiscuzClient, uid: int, since_id: int | None,
+    def conversation(self, client: PmContext, uid: int, since_id: int | None,
                      seen_at: datetime | None = None) -> list[PrivateMessage]:
         windows = WINDOWS if since_id is not None else (5,)
         if since_id is not None and seen_at is not None:
@@ -80,6 +77,6 @@ class D72Pm(PmDialect):
                 break
         return newer(messages, since_id)
 
-    def unread(self, client: DiscuzClient) -> list[PmConversation]:
+    def unread(self, client: PmContext) -> list[PmConversation]:
         return [c for c in client.pm_page("pm.php?filter=newpm", "未读站内信").conversations
                 if c.unread]

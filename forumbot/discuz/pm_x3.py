@@ -15,14 +15,11 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import TYPE_CHECKING
 
-from forumbot.discuz.pm import MAX_EARLIER_PAGES, PmDialect, PmSent, newer
+from forumbot.discuz.pm import MAX_EARLIER_PAGES, PmContext, PmDialect, PmSent, newer
 from forumbot.errors import UnexpectedPage
 from parsers.pm import PmConversation, PrivateMessage
 
-if TYPE_CHECKING:  # pragma: no cover
-    from forumbot.discuz.client import DiscuzClient
 
 __all__ = ["X3Pm"]
 
@@ -33,7 +30,7 @@ API = "api/mobile/index.php?version=4"
 class X3Pm(PmDialect):
     shared_write_clock = True
 
-    def send(self, client: DiscuzClient, to_uid: int | None, to_username: str | None,
+    def send(self, client: PmContext, to_uid: int | None, to_username: str | None,
              text: str) -> PmSent:
         formhash = client.pm_formhash(FORM_PAGE)
         if client.use_api:
@@ -61,7 +58,7 @@ class X3Pm(PmDialect):
                        "发站内信（整页表单）", referer=client.base_url + FORM_PAGE)
         return PmSent(None, None, "page")
 
-    def conversation(self, client: DiscuzClient, uid: int, since_id: int | None,
+    def conversation(self, client: PmContext, uid: int, since_id: int | None,
                      seen_at: datetime | None = None) -> list[PrivateMessage]:
         if client.use_api:
             base = f"{API}&module=mypm&subop=view&touid={uid}"
@@ -80,7 +77,7 @@ class X3Pm(PmDialect):
             messages.extend(page.messages)
         return newer(messages, since_id)
 
-    def unread(self, client: DiscuzClient) -> list[PmConversation]:
+    def unread(self, client: PmContext) -> list[PmConversation]:
         path = (f"{API}&module=mypm&filter=newpm" if client.use_api
                 else "home.php?mod=space&do=pm&filter=newpm")
         return [c for c in client.pm_page(path, "未读站内信").conversations if c.unread]

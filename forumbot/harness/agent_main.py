@@ -16,7 +16,10 @@ import threading
 import httpx
 
 from forumbot.agent import Agent
-from forumbot.commands.run import hold_game, setup_logging
+
+from forumbot.notify import Notifier
+from forumbot.commands.run import hold_game
+from forumbot.journal import setup_logging
 from forumbot.health import Health
 from forumbot.runtime import make_client, open_runtime
 
@@ -35,7 +38,7 @@ def main(argv: list[str] | None = None) -> int:
         timeout = httpx.Timeout(args.http_timeout, connect=min(args.http_timeout, 10.0))
         stop = threading.Event()
         client = make_client(rt, http=httpx.Client(timeout=timeout, follow_redirects=False), stop=stop)
-        agent = Agent(rt, client, health=Health(lock))
+        agent = Agent(rt, client, health=Health(lock), notifier=Notifier.for_agent)
 
         def ask_stop(signum, _frame) -> None:
             log.info("signal %s: stopping after this pass", signal.Signals(signum).name)

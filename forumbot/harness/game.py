@@ -16,6 +16,7 @@ import httpx
 
 from forumbot import director, gamelog
 from forumbot.agent import Agent, TickReport, final_draft
+from forumbot.notify import Notifier
 from forumbot.runtime import Runtime, make_client, open_runtime
 from forumbot.scenario import BOT, Action, Driver, GamePlan, World, build_world, write_config
 from forumbot.simulator import SimClock
@@ -103,7 +104,7 @@ def play_in_process(plan: GamePlan, workdir: Path, *, faults: FaultPlan | None =
         on_setup(game)
     rt = open_runtime(game.config, clock=clock)
     http = httpx.Client(timeout=http_timeout, follow_redirects=False) if http_timeout else None
-    agent_ = Agent(rt, make_client(rt, http=http))
+    agent_ = Agent(rt, make_client(rt, http=http), notifier=Notifier.for_agent)
     game.driver.on_night = lambda a: director.record_night(rt, a.day, list(a.out), clock.now())
     game.driver.on_director = lambda a: director_acts(rt, a, clock.now())
     played = Played(game, rt, agent_, clock)

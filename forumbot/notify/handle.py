@@ -34,7 +34,7 @@ CONFIRM_VALID = timedelta(hours=24)  # a preview's code, then it must be asked a
 
 def plain(text: str) -> str:
     """A library line for the director: no command-line hints, no untranslated API keys."""
-    from forumbot.desk.texts import clean
+    from forumbot.wording import clean
 
     return no_api_keys(clean(text))
 
@@ -50,7 +50,7 @@ def _route(actor: str | None) -> str:
 
 def state_line(rt: Runtime, draft: Draft) -> str:
     """Where ``draft`` stands, with who decided it and when (Chinese)."""
-    from forumbot.desk.texts import forum_error
+    from forumbot.wording import forum_error
 
     name = draft_name(draft)
     when = f"于 {short_time(draft.approved_at)} " if draft.approved_at else ""
@@ -108,7 +108,7 @@ class Handler:
 
     @staticmethod
     def _why(exc: BaseException) -> str:
-        from forumbot.desk.texts import error_zh
+        from forumbot.wording import error_zh
 
         return plain(error_zh(exc).text)
 

@@ -89,7 +89,7 @@ _PM_REFUSED_ZH = {
 def game_name(config: Path) -> str:
     """The game's name as ``forumbot serve`` gives it (its file's stem, or its folder's name
     for ``game.toml``), under ``forumbot run`` too: the same game has the same name."""
-    from forumbot.service.scanner import name_for
+    from forumbot.config import name_for
 
     return name_for(config)
 
@@ -512,7 +512,7 @@ class Notifier:
     def _cannot_reach(self, exc: errors.ForumError, now: datetime) -> None:
         why = _PM_REFUSED_ZH.get(type(exc).__name__)
         if why is None:
-            from forumbot.desk.texts import forum_error
+            from forumbot.wording import forum_error
             from forumbot.notify.handle import plain
 
             why = plain(forum_error(f"{type(exc).__name__}: {exc.message}").text) or "论坛拒绝"

@@ -89,7 +89,7 @@ def _matter(rt: Runtime, item: Attention) -> Matter:
     day = item.ref if item.kind is AttentionKind.NIGHT_RESULT else None
     detail = item.detail
     if item.kind is AttentionKind.FAILED and draft_id is not None:
-        from forumbot.desk.texts import forum_error  # the refusal in Chinese, the forum's words kept
+        from forumbot.wording import forum_error  # the refusal in Chinese, the forum's words kept
 
         detail = f"论坛拒绝了它：{forum_error(rt.outbox.get(draft_id).last_error).text}"
     return Matter(item.key, item.kind.value, no_api_keys(item.summary), item.since, no_api_keys(detail),

@@ -27,6 +27,9 @@ from forumbot.outbox import Draft, PublishOutcome, Refresh
 
 class ServiceAgent(Agent):
     def __init__(self, *args, name: str | None = None, **kwargs) -> None:
+        from forumbot.notify import Notifier
+
+        kwargs.setdefault("notifier", Notifier.for_agent)  # the director by forum PM, on the shared session
         super().__init__(*args, **kwargs)
         self.due: set[int] | None = None  # the threads this pass reads (None: every active one)
         self.held_for_flood: list[int] = []  # drafts this pass left for the flood clock

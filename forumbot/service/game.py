@@ -26,7 +26,7 @@ from forumbot.game import current_state
 from forumbot.clock import Clock
 from forumbot.health import Health
 from forumbot.instance import InstanceBusy, InstanceLock, lock_path
-from forumbot.outbox import DraftState, PublishHow
+from forumbot.outbox import DraftState
 from forumbot.runtime import Runtime, open_runtime
 from forumbot.service.agent import ServiceAgent
 from forumbot.service.pool import SessionPool, session_key
@@ -80,11 +80,11 @@ class GameSlot:
         """Read the config, open the database, take the game's lock, build its agent.
         Never raises: a failure is the game's ``error`` (``taken``: databases of the
         other games, so two configs never share one)."""
-        from forumbot.commands._common import _domain_errors
+        from forumbot.refusals import domain_errors
 
         try:
             rt = open_runtime(self.file.path, clock=self.clock)
-        except _domain_errors() as exc:
+        except domain_errors() as exc:
             self._fail("配置或数据库有误，这局游戏没有运行（改好配置文件后自动重试）", str(exc))
             return
         except Exception as exc:  # noqa: BLE001 - one game's surprise must not stop the service

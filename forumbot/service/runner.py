@@ -273,7 +273,7 @@ class Service:
 
 def log_events(slot: GameSlot, report) -> None:
     """``第2日最终计票 #12 已发布 (pid 345)``: one line per thing that happened to the game."""
-    from forumbot.desk.texts import kind_zh
+    from forumbot.wording import kind_zh
 
     rt = slot.rt
     if rt is None:

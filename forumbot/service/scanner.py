@@ -12,8 +12,7 @@ import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
-GAME_FILE = "game.toml"  # the config inside a game's own folder
-
+from forumbot.config import GAME_FILE, name_for
 
 @dataclass(frozen=True)
 class GameFile:
@@ -24,13 +23,6 @@ class GameFile:
     @property
     def url_name(self) -> str:
         return self.name
-
-
-def name_for(config: Path) -> str:
-    """A game config's name as the scan gives it: its folder's for ``game.toml``, else the
-    file's stem (NFC). ``forumbot run`` names its game the same way (its PMs say it)."""
-    name = config.parent.name if config.name == GAME_FILE and config.parent.name else config.stem
-    return unicodedata.normalize("NFC", name)
 
 
 def _skipped(name: str) -> bool:

@@ -130,4 +130,13 @@ class _Reader(KeyReader):
         )
 
 
-__all__ = ["DEFAULT_FLOOD_SECONDS", "SERVICE_ENV", "ServiceSettings", "load_service", "service_from_env"]
+def games_folder() -> Path | None:
+    """The service's games folder: ``FORUMBOT_GAMES``, or ``[service].games`` of the file
+    ``FORUMBOT_SERVICE`` names; None when neither is set."""
+    if os.environ.get("FORUMBOT_GAMES"):
+        return Path(os.environ["FORUMBOT_GAMES"])
+    service = service_from_env()
+    return load_service(service).games if service is not None else None
+
+
+__all__ = ["DEFAULT_FLOOD_SECONDS", "SERVICE_ENV", "ServiceSettings", "games_folder", "load_service", "service_from_env"]

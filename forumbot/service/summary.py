@@ -98,7 +98,7 @@ def facts(rt: Runtime, now: datetime, state: Any = None) -> dict[str, Any]:
     """The game's own facts for its summary (no forum, no tally); ``state``: the game's
     current state when the caller has it already."""
     from forumbot.ending import game_over
-    from forumbot.desk.texts import ruleset_zh
+    from forumbot.wording import ruleset_zh
     from forumbot.game import current_state, day_at
     from forumbot.outbox import DraftState
     from forumbot.views import format_left
@@ -147,7 +147,7 @@ def _parse(iso: str | None) -> datetime | None:
 def summarize_config(name: str, path) -> GameSummary:
     """A game as ``forumbot status --all`` sees it from the outside: its config read, its
     database opened, its lock probed. A config that cannot be read is its error."""
-    from forumbot.commands._common import _domain_errors
+    from forumbot.refusals import domain_errors
     from forumbot.runtime import StateMissingError, open_runtime
 
     try:
@@ -155,7 +155,7 @@ def summarize_config(name: str, path) -> GameSummary:
     except StateMissingError as exc:
         return GameSummary(name, str(path), "error", problems=("状态数据库不存在：这局还没运行过，或数据库丢失了",),
                            detail=(str(exc),))
-    except _domain_errors() as exc:
+    except domain_errors() as exc:
         return GameSummary(name, str(path), "error", problems=("配置或数据库有误，游戏没有运行",), detail=(str(exc),))
     try:
         now = rt.clock.now()
@@ -179,7 +179,7 @@ def status_all(folder: str | None, *, as_json: bool) -> int:
 
     import click
 
-    from forumbot.commands._common import games_folder
+    from forumbot.service.settings import games_folder
     from forumbot.service.scanner import scan
 
     where = Path(folder) if folder else games_folder()

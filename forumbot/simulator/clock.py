@@ -19,6 +19,16 @@ class ForumClock(Protocol):
     def now(self) -> datetime: ...
 
 
+class WallClock:
+    """The forum's own clock: real time in the site's zone (``forumbot simulate``)."""
+
+    def __init__(self, tz: ZoneInfo = BEIJING) -> None:
+        self.tz = tz
+
+    def now(self) -> datetime:
+        return datetime.now(self.tz)
+
+
 class SimClock:
     """A clock that only moves when told to (``advance`` / ``set``); thread-safe."""
 

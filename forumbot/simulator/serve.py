@@ -5,8 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from forumbot.clock import SystemClock
-from forumbot.simulator.clock import BEIJING, ForumClock
+from forumbot.simulator.clock import ForumClock, WallClock
 from forumbot.simulator.core import Simulator
 from forumbot.simulator.script import ScriptError, apply_script, demo_script, load_script
 
@@ -31,7 +30,7 @@ def prepare_forum(port: int = 8080, gbk: bool = False, script: str | Path | None
     per_page = ppp or int(site.get("posts_per_page", 10))
     generation = discuz or str(site.get("discuz", "x3"))
     try:
-        sim = Simulator(clock=clock or SystemClock(BEIJING), charset=charset,
+        sim = Simulator(clock=clock or WallClock(), charset=charset,
                         posts_per_page=per_page, host=host, port=port, discuz=generation)
     except ValueError as exc:
         raise ScriptError(str(exc)) from exc

@@ -20,6 +20,8 @@ from typing import Callable
 import pytest
 
 from forumbot.agent import Agent, TickReport
+
+from forumbot.notify import Notifier
 from forumbot.harness import (
     Played,
     setup_plan,
@@ -169,7 +171,7 @@ def test_agent_faults__lost_answer_found_however_far_back(tmp_path, monkeypatch,
     game = setup_plan(demo_plan(), tmp_path, clock, faults=faults)
     rt = open_runtime(game.config, clock=clock)
     try:
-        agent = Agent(rt, make_client(rt))
+        agent = Agent(rt, make_client(rt), notifier=Notifier.for_agent)
         agent.start()
         tid = game.world.tids["vote1"]
         draft = rt.outbox.create_draft(DraftKind.RUNNING_COUNT, tid, "【计票】测试", now=clock.now(), day=1)

@@ -11,6 +11,8 @@ import os
 import pytest
 
 from forumbot.agent import Agent
+
+from forumbot.notify import Notifier
 from forumbot.demo import play, setup_game
 from forumbot.errors import LoginFailed
 from forumbot.outbox import DraftState
@@ -54,7 +56,7 @@ def test_agent_login_block__a_fixed_password_and_a_restart_publish_what_waited(t
         waiting = [d.id for d in game.rt.outbox.drafts() if d.state in (DraftState.APPROVED, DraftState.PUBLISHING)]
         assert waiting
         os.environ["FORUMBOT_PASSWORD"] = PASSWORD
-        game.agent = Agent(game.rt, make_client(game.rt))  # the operator restarts the agent
+        game.agent = Agent(game.rt, make_client(game.rt), notifier=Notifier.for_agent)  # the operator restarts the agent
         game.agent.start()
         game.agent.tick()
         assert login_posts(game) == 2

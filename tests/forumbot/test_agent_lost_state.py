@@ -21,6 +21,7 @@ from pathlib import Path
 
 from forumbot import director
 from forumbot.agent import Agent
+from forumbot.notify import Notifier
 from forumbot.demo import Game, play
 from forumbot.identity import survey
 from forumbot.marker import read_marker
@@ -57,7 +58,7 @@ def lose_database(game: Game) -> None:
 def fresh_state(game: Game, config: Path | None = None) -> Game:
     """A new agent on the game's config (or ``config``), its database made anew."""
     rt = open_runtime(config or game.rt.config.path, clock=game.clock)
-    agent = Agent(rt, make_client(rt))
+    agent = Agent(rt, make_client(rt), notifier=Notifier.for_agent)
     game.driver.on_night = lambda action: director.record_night(rt, action.day, list(action.out), game.clock.now())
     return replace(game, rt=rt, agent=agent, approved=[], errors=[])
 

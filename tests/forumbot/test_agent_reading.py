@@ -9,6 +9,8 @@ import os
 import pytest
 
 from forumbot.agent import Agent, TickReport
+
+from forumbot.notify import Notifier
 from forumbot.demo import play, setup_game
 from forumbot.game import count_day
 from forumbot.outbox import DraftKind
@@ -42,7 +44,7 @@ def test_agent_source__mobile_api_when_pages_show_minutes_only(tmp_path):
         assert game.agent.client.use_api is True
         # the decision is kept: a restarted agent does not switch (every post would look edited)
         game.sim.settings.dateconvert = True
-        again = Agent(game.rt, make_client(game.rt))
+        again = Agent(game.rt, make_client(game.rt), notifier=Notifier.for_agent)
         again.start()
         assert again.client.use_api is True
     finally:

@@ -21,6 +21,8 @@ import pytest
 from click.testing import CliRunner
 
 from forumbot.agent import Agent
+
+from forumbot.notify import Notifier
 from forumbot.cli import main
 from forumbot.clock import AcceleratedClock
 from forumbot.discuz.transport import unreachable_bound
@@ -97,14 +99,14 @@ def test_dead_forum__a_pass_spends_one_requests_retries_then_sends_nothing(tmp_p
     rt = open_runtime(_dead_forum_config(tmp_path, closed_port), clock=clock)
     try:
         client = make_client(rt)
-        agent = Agent(rt, client)
+        agent = Agent(rt, client, notifier=Notifier.for_agent)
         began = clock.now()
         agent.start()
         report = agent.tick()
         assert report.unreachable
         assert client.request_count == DEFAULT.max_attempts  # one request, retried; nothing after it
         assert (clock.now() - began).total_seconds() <= unreachable_bound()
-        assert len([e for e in report.errors if e.startswith("thread ")]) == 3  # each thread said, none sent
+        assert len([e for e in report.errors if e.startswith("读帖子 ")]) == 3  # each thread said, none sent
         agent.tick()
         assert client.request_count == 2 * DEFAULT.max_attempts  # a new pass tries the forum again
     finally:
@@ -126,7 +128,7 @@ def test_dead_forum__run_once_exits_1_within_the_bound_its_help_states(tmp_path,
                           env=env, capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL)
     assert done.returncode == 1, done.stderr
     assert done.stderr.splitlines()[-1] == f"错误：这一轮没有完成：无法连接论坛 http://127.0.0.1:{closed_port}/"
-    retries = [line for line in done.stderr.splitlines() if re.search(r"retry \d/\d", line)]
+    retries = [line for line in done.stderr.splitlines() if re.search(r"重试 \d/\d", line)]
     assert len(retries) == DEFAULT.max_attempts - 1, done.stderr  # one request's retries, no more
 
 

@@ -559,6 +559,7 @@ def test_desk__command_refuses_elsewhere_without_token(tmp_path, monkeypatch):
 def test_desk__run_can_serve_it_beside_the_agent(desk):
     import httpx
 
+    import forumbot.cli  # noqa: F401 - hands the desk to the CLI
     from forumbot.commands.desk import start_desk_for_run
 
     server = start_desk_for_run(str(desk.config), "127.0.0.1", 0, clock=desk.clock)

@@ -352,13 +352,13 @@ def test_desk_chinese__the_mid_game_has_what_the_pages_must_say(mid):
     ("字体 (badge draw seed=42)", "字体（警徽随机移交，随机种子 42）"),
 ])
 def test_desk_chinese__library_lines_lose_their_command_hints(raw, said):
-    from forumbot.desk.texts import clean
+    from forumbot.wording import clean
 
     assert clean(raw) == said
 
 
 def test_desk_chinese__english_refusals_are_translated_and_kept_raw():
-    from forumbot.desk.texts import error_zh, forum_error
+    from forumbot.wording import error_zh, forum_error
     from forumbot.outbox import InvalidTransitionError
 
     said = error_zh(InvalidTransitionError("draft #5 is published; cannot move it to approved"))
@@ -397,7 +397,7 @@ def test_desk_chinese__english_refusals_are_translated_and_kept_raw():
 def test_desk_chinese__audit_actions_as_sentences(action, detail, said):
     from types import SimpleNamespace
 
-    from forumbot.desk.texts import LogContext, audit_sentence
+    from forumbot.wording import LogContext, audit_sentence
 
     draft = SimpleNamespace(kind=SimpleNamespace(value="final_count"), day=2)
     assert audit_sentence(action, detail, LogContext(events={}, drafts={3: draft})) == said

@@ -24,7 +24,7 @@ from forumbot import director
 from forumbot.cli import main
 from forumbot.clock import AcceleratedClock
 from forumbot.desk import create_app
-from forumbot.desk.texts import state_zh
+from forumbot.wording import state_zh
 from forumbot.gamelog import EventSpec
 from forumbot.instance import InstanceLock, lock_path
 from forumbot.outbox import DraftKind, DraftState

@@ -14,6 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from forumbot.cli import main as cli
+import forumbot.cli  # noqa: F401 - hands the desk to the CLI
 from forumbot.commands.desk import start_desk_for_run
 from forumbot.desk import create_app, start_desk
 from forumbot.desk.security import LoginLimiter

@@ -10,7 +10,9 @@ import pytest
 
 from forumbot import announce
 from forumbot.director import DirectorError
-from forumbot.identity import Origin, adopt, game_key, mark_copy, posted_elsewhere, settle_alarms, survey
+from forumbot.config import game_key
+from forumbot.identity import Origin, settle_alarms, survey
+from forumbot.takeover import adopt, mark_copy, posted_elsewhere
 from forumbot.marker import add_marker, game_hash, make_marker
 from forumbot.outbox import DraftKind, DraftState, Outbox, PublishHow
 from forumbot.store import FOREIGN_GAME, STATE_CONFLICT

@@ -15,6 +15,7 @@ from engine.acceleration import is_request
 from engine.activity import ProposalKind, propose_cards
 from forumbot import director
 from forumbot.agent import Agent, TickReport, final_draft
+from forumbot.notify import Notifier
 from forumbot.game import ballots_for, count_day, current_state
 from tests.forumbot.game_support import at, store_game, talk_tid, vote_tid
 
@@ -22,7 +23,7 @@ from tests.forumbot.game_support import at, store_game, talk_tid, vote_tid
 def close_day(g, day: int, approve_at: datetime) -> None:
     """The agent drafts the day's final count after the deadline; the director approves
     it at ``approve_at``; the agent's next pass makes its result game state."""
-    agent = Agent(g.rt, None)  # no forum needed for these steps
+    agent = Agent(g.rt, None, notifier=Notifier.for_agent)  # no forum needed for these steps
     when = at(day, "21:40")
     g.at(when)
     counted = count_day(g.rt.config, g.rt.store, day)
