@@ -27,6 +27,7 @@ def dual(tmp_path):
     config = tmp_path / "game.toml"
     config.write_text(config_text("dual", sheriff="饺子", database=str(tmp_path / "g.sqlite")), encoding="utf-8")
     os.environ[CLOCK_ENV] = clock_to_env(AcceleratedClock(origin=at(2, "12:00"), factor=1.0))
+    open_runtime(config).close()  # the game's state, as forumbot init makes it
     yield config
     os.environ.pop(CLOCK_ENV, None)
 
@@ -36,6 +37,7 @@ def simple14(tmp_path):
     config = tmp_path / "game.toml"
     config.write_text(config_text("simple14", database=str(tmp_path / "g.sqlite")), encoding="utf-8")
     os.environ[CLOCK_ENV] = clock_to_env(AcceleratedClock(origin=at(2, "12:00"), factor=1.0))
+    open_runtime(config).close()  # the game's state, as forumbot init makes it
     yield config
     os.environ.pop(CLOCK_ENV, None)
 
