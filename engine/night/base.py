@@ -36,9 +36,8 @@ from engine.night.identities import SKILL_ZH, Faction, Identity, Skill, read_ide
 from engine.night.phases import NightPlan, NightSettings, PhaseSpec, lay_out, night_zero
 from engine.night.position import Cause, Death, Outcome, Position, SkillLoss, Trigger, Win
 from engine.night.sheet import Sheet, SheetError
+from engine.night.standing import Choices, Feedback
 
-if TYPE_CHECKING:
-    from engine.night.judge import Choices
 
 Composition = tuple[tuple[Identity, int], ...]
 
@@ -351,7 +350,6 @@ class Mode(ABC):
 
     def psychic_feedback(self, position: Position, choices: Choices, at: datetime):
         """通灵: the kill targets, to the witch who is told them (None: no one)."""
-        from engine.night.judge import Feedback
 
         witch = self.psychic_to(position)
         if witch is None:
@@ -361,7 +359,6 @@ class Mode(ABC):
 
     def divine_feedback(self, ctx, position: Position, action: Action):
         """预言's answer, told at once."""
-        from engine.night.judge import Feedback
 
         assert action.target is not None
         return Feedback(action.actor, Skill.DIVINE, self.divine_result(position, action.target), action.target,

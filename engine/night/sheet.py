@@ -17,12 +17,17 @@ import hashlib
 import random
 import re
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from engine.night.identities import Identity
 
-if TYPE_CHECKING:
-    from engine.night.base import Mode
+
+
+class Names(Protocol):
+    """What the reveal needs of a rule set: each identity's name as its seed writes it
+    (``Mode.name``)."""
+
+    def name(self, identity: Identity) -> str: ...
 
 SALT_DIGITS = 32
 _SALT = re.compile(r"[0-9a-f]{32}")
@@ -78,7 +83,7 @@ def new_salt(rng: random.Random) -> str:
     return f"{rng.getrandbits(4 * SALT_DIGITS):0{SALT_DIGITS}x}"
 
 
-def reveal_text(mode: Mode, sheet: Sheet, salt: str) -> str:
+def reveal_text(mode: Names, sheet: Sheet, salt: str) -> str:
     """The text whose hash is published at the start and which is posted at the end.
 
     Every line ends with a newline (a text file as ``sha256sum`` reads it after a player
