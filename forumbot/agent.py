@@ -682,7 +682,7 @@ class Agent:
 
         for number in unsettled_days(self.rt):
             for line in settle_result(self.rt, number, now):
-                log.info("day %d: %s", number, line)
+                log.info("第%d日：%s", number, line)
 
     def propose(self, state: GameState, day: DayWindow, result: TallyResult, now: datetime) -> None:
         """Card proposals at the day's end; the director decides (``forumbot card``)."""

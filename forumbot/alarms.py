@@ -417,7 +417,7 @@ class AlarmWatch:
         for tid, (roles, refusal) in self.missing.items():
             key = f"{AlarmKind.THREAD_MISSING.value}:{tid}"
             if self.store.alarm(key) is None:
-                log.warning("alarm %s: the forum says thread %d does not exist", key, tid)
+                log.warning("警报 %s：论坛说主题 %d 不存在", key, tid)
             self.store.raise_alarm(AlarmKind.THREAD_MISSING.value, key, thread_missing_text(tid, roles, refusal),
                                    at=now, detail={"tid": tid, "forum": refusal.message})
         for alarm in self.store.alarms(kind=AlarmKind.THREAD_MISSING.value):

@@ -41,7 +41,7 @@ def main(argv: list[str] | None = None) -> int:
         agent = Agent(rt, client, health=Health(lock), notifier=Notifier.for_agent)
 
         def ask_stop(signum, _frame) -> None:
-            log.info("signal %s: stopping after this pass", signal.Signals(signum).name)
+            log.info("收到信号 %s：这一轮结束后停止", signal.Signals(signum).name)
             stop.set()
 
         signal.signal(signal.SIGINT, ask_stop)
@@ -49,7 +49,7 @@ def main(argv: list[str] | None = None) -> int:
         agent.start()
         agent.run(stop)
         client.save_session()
-        log.info("stopped cleanly")
+        log.info("已干净地停止")
     finally:
         rt.close()
     return 0

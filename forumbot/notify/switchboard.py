@@ -170,7 +170,7 @@ class Switchboard:
                 except Exception:  # noqa: BLE001 - another game's trouble (its database) stays its own
                     # Its reading position is not moved on: the next read lists these
                     # messages again and it takes them then.
-                    log.exception("the director's PMs for this game: not carried out now, again next read")
+                    log.exception("导演给这一局的站内信：这次没有执行，下次读站内信时再试")
                     continue
             commit(g)
             if busy:

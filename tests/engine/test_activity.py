@@ -149,5 +149,5 @@ def test_rules__card_proposals_names_a_bad_kind():
 
     from engine.rules import RuleSetError
 
-    with pytest.raises(RuleSetError, match="card_proposals: 'lurk' is not one of lurking_day"):
+    with pytest.raises(RuleSetError, match="card_proposals: 'lurk' 不是可用的值（可用：lurking_day"):
         RULES.with_overrides(card_proposals=["lurk"])

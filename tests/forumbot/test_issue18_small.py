@@ -180,13 +180,13 @@ def test_serve__a_games_log_file_gets_its_own_lines(tmp_path, caplog):
     config.write_text(text.replace('["agent"]\n', f'["agent"]\n"log_file" = "{mine}"\n', 1), encoding="utf-8")
     s.start(desk=False)
     try:
-        wait_for(lambda: mine.exists() and "thread" in mine.read_text(encoding="utf-8"), timeout=60)
+        wait_for(lambda: mine.exists() and "帖子 " in mine.read_text(encoding="utf-8"), timeout=60)
         wait_for(lambda: (g := s.summary("乙局")) is not None and g.last_pass is not None, timeout=60)
     finally:
         s.stop()
     lines = mine.read_text(encoding="utf-8").splitlines()
     assert lines and all(re.match(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\+08:00 forumbot", line) for line in lines), lines[:3]
-    assert any(f"running {config}" in line for line in lines)
+    assert any(f"开始运行 {config}" in line for line in lines)
     other = str(s.game("乙局").config)
     assert not any(other in line or "[乙局]" in line for line in lines)
 
@@ -217,10 +217,10 @@ def test_session__two_paths_to_one_cookie_file_are_one_setting(tmp_path, caplog,
         with caplog.at_level(logging.WARNING, logger="forumbot.service"):
             for name in ("甲", "乙", "丙"):
                 pool.client_for(runtimes[name], name)
-        assert not [r for r in caplog.records if "differ" in r.getMessage()]
+        assert not [r for r in caplog.records if "cookie_file 与" in r.getMessage()]
         with caplog.at_level(logging.WARNING, logger="forumbot.service"):
             pool.client_for(runtimes["丁"], "丁")  # 丁/cookies.json: another file
-        assert [r for r in caplog.records if "cookie_file differ" in r.getMessage()]
+        assert [r for r in caplog.records if "cookie_file 与" in r.getMessage()]
     finally:
         pool.close()
         for rt in runtimes.values():
