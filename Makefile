@@ -42,7 +42,7 @@ fuzz: $(STAMP)
 # A seven-day game with 5 % of requests failing and the agent killed every four game
 # hours; exits non-zero on any duplicate post, lost vote or tally difference.
 soak: $(STAMP)
-	$(BIN)/python -m forumbot.soak
+	$(BIN)/python -m forumbot.demo.soak
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis

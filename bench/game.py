@@ -1,7 +1,7 @@
 """A seven-day game of 5,000 posts, read by the agent in its own process.
 
 The simulator runs here (127.0.0.1) and a driver thread posts the generated game
-(``forumbot.scenario.load_plan``: 20 players, a vote and a discussion thread a day, votes,
+(``forumbot.demo.scenario.load_plan``: 20 players, a vote and a discussion thread a day, votes,
 quoted changes, abstentions, chat) at its scripted game times. The agent runs as
 ``python -m forumbot run --config …`` in a subprocess; both share an accelerated clock
 through ``FORUMBOT_CLOCK``, so seven game days pass in about a minute and every policy is
@@ -13,7 +13,7 @@ Then the same game is read from scratch: a fresh database, ``forumbot run --once
 end of the game (one pass that backfills every thread).
 
 References, measured in the same run: the peak RSS of a bare ``python -c "import
-forumbot.agent"``; the parse-only rate of the very pages the agent read (``read_page``
+forumbot.agent.loop"``; the parse-only rate of the very pages the agent read (``read_page``
 over their bytes, in this process).
 """
 
@@ -31,10 +31,10 @@ from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from pathlib import Path
 
-from forumbot.clock import AcceleratedClock
-from forumbot.harness.runner import read_hwm_kb
-from forumbot.runtime import CLOCK_ENV, clock_to_env
-from forumbot.scenario import BOT, PASSWORD, Driver, GamePlan, build_world, load_plan, write_config
+from forumbot.game.clock import AcceleratedClock
+from forumbot.demo.harness.runner import read_hwm_kb
+from forumbot.game.runtime import CLOCK_ENV, clock_to_env
+from forumbot.demo.scenario import BOT, PASSWORD, Driver, GamePlan, build_world, load_plan, write_config
 from forumbot.simulator import Simulator
 from forumbot.simulator.wire import Request
 from parsers.pages import read_page
@@ -82,7 +82,7 @@ class GameRun:
 
 
 # A bare interpreter that imports the agent and says its own peak RSS (VmHWM, KiB).
-BASELINE = ("import forumbot.agent; print([l.split()[1] for l in open('/proc/self/status') "
+BASELINE = ("import forumbot.agent.loop; print([l.split()[1] for l in open('/proc/self/status') "
             "if l.startswith('VmHWM:')][0])")
 
 
@@ -246,7 +246,7 @@ def rows(m: GameRun) -> list[dict[str, object]]:
     live, scratch = m.live, m.scratch
     where = (f"{DAYS} days, {PLAYERS} players, {m.posts:,} posts; agent in a subprocess, "
              f"clock ×{m.factor:,.0f}; {cores}")
-    rss_ref = f"bare `python -c \"import forumbot.agent\"`: {m.baseline.rss_mb:.1f} MB, same run"
+    rss_ref = f"bare `python -c \"import forumbot.agent.loop\"`: {m.baseline.rss_mb:.1f} MB, same run"
     parse_ref = (f"parse-only (read_page, {m.mode}) of the same {m.parse_pages} pages: "
                  f"{m.parse_rate:,.0f} posts/s, same run")
     out = [
@@ -315,7 +315,7 @@ if __name__ == "__main__":
 
 NOTES = """
 **Peak RSS** (goal < 80 MB) is the agent process's own VmHWM (sampled every 50 ms while it
-runs), beside a bare interpreter that only imports `forumbot.agent` and prints its own
+runs), beside a bare interpreter that only imports `forumbot.agent.loop` and prints its own
 VmHWM: almost all of the agent's memory is its imports (httpx, lxml, bs4, jinja2, rich,
 sqlite-utils); a seven-day game adds a few MB. Until 2026-12-01 these figures came from
 `ru_maxrss`, which on Linux also counts the spawning process's high-water mark (it is
@@ -330,7 +330,7 @@ ratio measures the re-tally, not the parser. Profiled with cProfile (agent and s
 in one process, a 2-day, 1,400-post game, 226 passes): 18.6 CPU s before, 8.6 CPU s
 after two changes in the re-tally path — `Store.thread_versions(tid)` returns the first
 and latest version of every post of a thread in one query (it was one `first_seen` query
-per post per pass: 29 % of the time), and `forumbot.game` memoises `parse_vote` (pure;
+per post per pass: 29 % of the time), and `forumbot.game.state` memoises `parse_vote` (pure;
 re-parsing the same texts every pass was 15 %). The agent now spends about half a pass in
 HTTP and half in decoding stored posts and tallying. Since then an idle pass skips the
 re-tally of a day when none of its threads got a new or edited post and nothing else the

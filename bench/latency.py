@@ -1,6 +1,6 @@
 """From a vote posted to the draft count that includes it.
 
-The scripted game's forum (``forumbot.scenario``) runs here on 127.0.0.1; the agent runs
+The scripted game's forum (``forumbot.demo.scenario``) runs here on 127.0.0.1; the agent runs
 as ``python -m forumbot run`` in a subprocess; both share an accelerated clock
 (``FORUMBOT_CLOCK``, ×FACTOR). The agent polls every POLL game seconds (no jitter) and
 drafts a running count whenever the tally changes (``running_count_interval_minutes =
@@ -35,9 +35,9 @@ from datetime import datetime
 from pathlib import Path
 
 from bench.game import _child
-from forumbot.clock import AcceleratedClock
-from forumbot.runtime import CLOCK_ENV, clock_to_env
-from forumbot.scenario import PASSWORD, PLAYERS, at, build_world, write_config
+from forumbot.game.clock import AcceleratedClock
+from forumbot.game.runtime import CLOCK_ENV, clock_to_env
+from forumbot.demo.scenario import PASSWORD, PLAYERS, at, build_world, write_config
 from forumbot.simulator import Simulator
 
 FACTOR = 60.0

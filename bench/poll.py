@@ -1,7 +1,7 @@
 """Requests per poll at the simulator: what the agent costs a forum when nothing happens.
 
 The agent runs in this process against the simulator on 127.0.0.1 with a manual game
-clock (the scripted three-day game of ``forumbot.scenario``, on day 2 at 12:00, every
+clock (the scripted three-day game of ``forumbot.demo.scenario``, on day 2 at 12:00, every
 thread already read once). Counted at the simulator (``sim.requests``):
 
 * one idle pass (``Agent.tick``) over the active threads, and per thread (goal: exactly 1
@@ -16,12 +16,12 @@ import os
 import tempfile
 from pathlib import Path
 
-from forumbot.agent import Agent
+from forumbot.agent.loop import Agent
 
 from forumbot.notify import Notifier
-from forumbot.game import current_state
-from forumbot.runtime import make_client, open_runtime
-from forumbot.scenario import PASSWORD, Driver, at, build_world, write_config
+from forumbot.game.state import current_state
+from forumbot.game.runtime import make_client, open_runtime
+from forumbot.demo.scenario import PASSWORD, Driver, at, build_world, write_config
 from forumbot.simulator import SimClock, Simulator
 
 GOAL_IDLE = "exactly 1 request per active thread"

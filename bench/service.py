@@ -40,11 +40,11 @@ from urllib.parse import quote
 
 import httpx
 
-from forumbot.clock import AcceleratedClock
-from forumbot.harness import HarnessSimulator, read_hwm_kb
-from forumbot.harness.many import ManyGames, build_games, write_games
-from forumbot.runtime import CLOCK_ENV, clock_to_env
-from forumbot.scenario import BOT, GAME_START, PASSWORD
+from forumbot.game.clock import AcceleratedClock
+from forumbot.demo.harness import HarnessSimulator, read_hwm_kb
+from forumbot.demo.harness.many import ManyGames, build_games, write_games
+from forumbot.game.runtime import CLOCK_ENV, clock_to_env
+from forumbot.demo.scenario import BOT, GAME_START, PASSWORD
 
 GAMES = 50
 POSTS = 300  # player posts on each game's day 1
@@ -94,7 +94,7 @@ def _published_everywhere(games) -> bool:
 
 def _baseline_rss(env: dict[str, str]) -> float:
     # VmHWM, not ru_maxrss: that carries this bench's own high-water mark across the spawn.
-    done = subprocess.run([sys.executable, "-c", "import forumbot.agent; print([l.split()[1] for l in "
+    done = subprocess.run([sys.executable, "-c", "import forumbot.agent.loop; print([l.split()[1] for l in "
                            "open('/proc/self/status') if l.startswith('VmHWM:')][0])"],
                           env=env, capture_output=True, text=True, cwd=ROOT)
     return int(done.stdout.strip() or 0) / 1024
@@ -181,7 +181,7 @@ def _idle_cpu(m: Measured, folder: Path, clock: AcceleratedClock) -> None:
     whole, against the poll request alone; then the same with the idle skip disabled."""
     import logging
 
-    import forumbot.agent as agent_module
+    import forumbot.agent.loop as agent_module
     from forumbot.discuz import ThreadCursor
     from forumbot.service import Service, ServiceSettings
     from forumbot.service.game import GameSlot
@@ -287,7 +287,7 @@ def run() -> list[dict[str, object]]:
                                            f"{POSTS} posts each on day 1)",
          "value": m.service_rss_mb, "unit": "MB",
          "reference": f"{GAMES} × one game's forumbot run ({m.single_rss_mb:.1f} MB, same run) = {fifty:.0f} MB; "
-                      f"bare `import forumbot.agent`: {m.baseline_rss_mb:.1f} MB",
+                      f"bare `import forumbot.agent.loop`: {m.baseline_rss_mb:.1f} MB",
          "ratio": m.service_rss_mb / fifty if fifty else None, "goal": f"< {RSS_GOAL_MB:.0f} MB for {GAMES} games"},
         {"benchmark": "service", "figure": "CPU per idle pass per game (its GameSlot.run, nothing changed; "
                                            f"median of {m.idle_passes} passes, {threads:.1f} threads read each)",
@@ -352,7 +352,7 @@ every active day, as the agent did before. The scheduler row is the thread's who
 over the idle window divided by the passes in it.
 
 **Against the goals.** Memory: the fifty games' service stays far under 150 MB — the
-interpreter and its imports are paid once (a bare `import forumbot.agent` is most of one
+interpreter and its imports are paid once (a bare `import forumbot.agent.loop` is most of one
 game's `forumbot run`); each game adds its runtime, its SQLite connection (page cache cut
 to 512 KiB) and its parsed rules. Idle CPU: the re-tally is skipped (the row with the
 skip disabled shows what it cost), but an idle pass still costs about one and a half

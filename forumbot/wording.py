@@ -96,7 +96,7 @@ def vote_ruling_zh(vote: dict[str, Any], change_window_minutes: int | None = Non
     return "有效"
 
 
-# Forum errors (``forumbot.errors``) by class name, as the outbox stores them ("ClassName: message").
+# Forum errors (``forumbot.discuz.errors``) by class name, as the outbox stores them ("ClassName: message").
 FORUM_ERROR_ZH = {
     "ForumRefused": "论坛拒绝", "LoginFailed": "登录失败（用户名或密码不对）",
     "LoginLockedOut": "登录失败次数过多，论坛暂时锁定", "CaptchaRequired": "论坛要求验证码",
@@ -216,7 +216,7 @@ def clean(text: str | None) -> str:
 
 # ---------------------------------------------------------------- errors
 
-# Forum refusals (``forumbot.errors``) as the outbox stores them: "ClassName: message".
+# Forum refusals (``forumbot.discuz.errors``) as the outbox stores them: "ClassName: message".
 # (the table lives in forumbot.wording: the log and the CLI say them the same way)
 _CLASS_PREFIX = re.compile(r"^([A-Z][A-Za-z]+): ?(.*)$", re.S)
 

@@ -9,9 +9,9 @@ from typing import Any, Callable, Iterator
 
 import click
 
-from forumbot.config import ConfigError
-from forumbot.refusals import domain_errors
-from forumbot.runtime import Runtime, open_runtime
+from forumbot.config.gamefile import ConfigError
+from forumbot.agent.refusals import domain_errors
+from forumbot.game.runtime import Runtime, open_runtime
 from forumbot.wording import os_error_zh
 
 _config = click.option(

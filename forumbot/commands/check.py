@@ -1,4 +1,4 @@
-"""``forumbot check``: the preflight before a game (``forumbot.preflight``)."""
+"""``forumbot check``: the preflight before a game (``forumbot.agent.preflight``)."""
 
 from __future__ import annotations
 
@@ -24,8 +24,8 @@ def check(config_path: str, as_json: bool) -> None:
 
     例：FORUMBOT_PASSWORD=… forumbot check --config game.toml
     """
-    from forumbot.preflight import OUTCOME_ZH, Outcome, preflight
-    from forumbot.runtime import make_client
+    from forumbot.agent.preflight import OUTCOME_ZH, Outcome, preflight
+    from forumbot.game.runtime import make_client
 
     with runtime(config_path, scratch=True) as rt:
         client = make_client(rt)

@@ -28,7 +28,7 @@ def desk(config_path: str, host: str, port: int) -> None:
     """
     from forumbot.commands._common import runtime
     from forumbot.commands._faces import desk as the_desk
-    from forumbot.runtime import open_runtime
+    from forumbot.game.runtime import open_runtime
 
     # A config that cannot be read is said here, naming the file and the key — not by a
     # desk whose every page would answer 「导演台出错了」 (the state is looked for below).

@@ -1,6 +1,6 @@
 """The director's commands: look at the game, decide, approve what the bot posts.
 
-Each is a thin layer over ``forumbot.director``; every change is written to the store's
+Each is a thin layer over ``forumbot.game.director``; every change is written to the store's
 audit log with the director as the actor. None of them talks to the forum: the running
 agent publishes what is approved.
 """
@@ -14,12 +14,12 @@ import click
 from rich.table import Table
 
 from forumbot.commands._common import config_option, confirm, friendly, runtime
-from forumbot.runtime import open_runtime
+from forumbot.game.runtime import open_runtime
 from forumbot.commands._console import line as styled, terminal
-from forumbot import director as lib
-from forumbot.alarms import forum_words
-from forumbot.marker import strip_marker
-from forumbot.views import format_time
+from forumbot.game import director as lib
+from forumbot.game.alarms import forum_words
+from forumbot.store.marker import strip_marker
+from forumbot.game.views import format_time
 from forumbot.wording import CARD_ZH, DRAFT_KIND_ZH, DRAFT_STATE_ZH, FLAG_ZH, PROPOSAL_ZH, card_said  # noqa: F401
 
 console = terminal()  # every string as written: player text is never markup
@@ -59,7 +59,7 @@ def status(config_path: str, as_json: bool, every: bool, games_dir: str | None) 
 
     例：forumbot status --config game.toml
     """
-    from forumbot.instance import lock_path, probe, status_lines
+    from forumbot.agent.instance import lock_path, probe, status_lines
 
     if every:
         from forumbot.service.summary import status_all
@@ -73,8 +73,8 @@ def status(config_path: str, as_json: bool, every: bool, games_dir: str | None) 
         # The state cannot be read (an emptied file…): what the agent says about it —
         # whether it runs, and that it stopped acting — comes from its lock file.
         if not as_json:
-            from forumbot.config import load_config
-            from forumbot.settings import load_settings
+            from forumbot.config.gamefile import load_config
+            from forumbot.config.settings import load_settings
 
             for line in status_lines(load_settings(load_config(config_path)).agent.database):
                 click.echo(line)
@@ -164,7 +164,7 @@ def status(config_path: str, as_json: bool, every: bool, games_dir: str | None) 
 
 
 def _alarms_json(rt, s) -> dict:
-    from forumbot.attention import attention, minute_precision_note
+    from forumbot.game.attention import attention, minute_precision_note
 
     return {
         "alarms": [{"kind": a.kind, "key": a.key, "text": a.text, "raised_at": a.raised_at.isoformat(),
@@ -178,8 +178,8 @@ def _alarms_json(rt, s) -> dict:
 
 def _print_alarms(rt, s) -> None:
     """The alarms first: what the bot cannot fix itself, and who must do what."""
-    from forumbot.alarms import short_time
-    from forumbot.attention import minute_precision_note
+    from forumbot.game.alarms import short_time
+    from forumbot.game.attention import minute_precision_note
 
     for a in s.alarms:
         console.print(styled(("⚠ 警报", "bold red"), f"（自 {short_time(a.raised_at)} 起）：{a.text}"))
@@ -201,7 +201,7 @@ def drafts(config_path: str, show_all: bool) -> None:
 
     例：forumbot drafts --all
     """
-    from forumbot.outbox import DraftState
+    from forumbot.store.outbox import DraftState
 
     with runtime(config_path) as rt:
         for a in rt.store.alarms():  # a refusal behind the drafts below is said first
@@ -328,7 +328,7 @@ def card(config_path: str, name: str, color: str | None, why: str, points: int |
         else:
             sends_off = color == "red"
         if sends_off and not assume_yes:
-            from forumbot.gamelog import EventSpec, preview
+            from forumbot.game.gamelog import EventSpec, preview
 
             for line in preview(rt, EventSpec("out", player=name, why="card", at=now, note=why), now).lines():
                 click.echo(line)

@@ -4,7 +4,7 @@ Every one shows what it will change — the rulings and result of each day it to
 the drafts it makes stale, the published posts it makes wrong — and asks before doing
 it (``--yes`` skips the question). Every one can be undone: ``forumbot undo EVENT_ID
 --why …`` (``forumbot events`` lists the ids), or corrected: ``forumbot correct``.
-Each is a thin layer over ``forumbot.gamelog``.
+Each is a thin layer over ``forumbot.game.gamelog``.
 """
 
 from __future__ import annotations
@@ -15,11 +15,11 @@ from typing import Callable
 
 import click
 
-from forumbot import gamelog
+from forumbot.game import gamelog
 from forumbot.commands._common import config_option, confirm, friendly, runtime
-from forumbot.gamelog import EventSpec
-from forumbot.entry import correction_spec, parse_at
-from forumbot.runtime import Runtime
+from forumbot.game.gamelog import EventSpec
+from forumbot.game.entry import correction_spec, parse_at
+from forumbot.game.runtime import Runtime
 from forumbot.wording import draft_state_zh
 
 WHY_CHOICES = ["vote", "night", "card", "red", "lover", "hunter", "other"]
@@ -124,7 +124,7 @@ def night(config_path: str, day: int, out_: str, at_text: str | None, assume_yes
         now = rt.clock.now()
         spec = EventSpec("night", day=day, players=_names(out_), at=parse_at(rt, at_text))
         carry_out(rt, lambda: gamelog.preview(rt, spec, now), lambda: gamelog.enter(rt, spec, now), assume_yes)
-        from forumbot.director import announcement_draft
+        from forumbot.game.director import announcement_draft
 
         draft = announcement_draft(rt, day, now)
         if draft is not None:

@@ -23,12 +23,12 @@ def login(config_path: str) -> None:
 
     例：FORUMBOT_PASSWORD=… forumbot login --config game.toml
     """
-    from forumbot.agent import OPERATOR_LOGIN
-    from forumbot.alarms import LOGIN_KEY, AlarmKind, clear_login, raise_login
-    from forumbot.errors import ForumRefused, ForumUnavailable
-    from forumbot.preflight import password_problem
-    from forumbot.runtime import make_client
-    from forumbot.secrets import SecretError
+    from forumbot.agent.loop import OPERATOR_LOGIN
+    from forumbot.game.alarms import LOGIN_KEY, AlarmKind, clear_login, raise_login
+    from forumbot.discuz.errors import ForumRefused, ForumUnavailable
+    from forumbot.agent.preflight import password_problem
+    from forumbot.game.runtime import make_client
+    from forumbot.config.secrets import SecretError
 
     with runtime(config_path, scratch=True) as rt:
         locked = rt.store.alarm(LOGIN_KEY)

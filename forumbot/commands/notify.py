@@ -20,10 +20,10 @@ def notify(config_path: str, test: bool) -> None:
 
     例：forumbot notify --test
     """
-    from forumbot.errors import ForumUnavailable
+    from forumbot.discuz.errors import ForumUnavailable
     from forumbot.notify import Notifier
     from forumbot.notify.tell import NOTIFY_ALARM_KEY
-    from forumbot.runtime import make_client
+    from forumbot.game.runtime import make_client
 
     with runtime(config_path) as rt:
         s = rt.settings.notify

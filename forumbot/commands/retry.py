@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from forumbot import director as lib
+from forumbot.game import director as lib
 from forumbot.commands._common import config_option, friendly, runtime
 
 
@@ -20,7 +20,7 @@ def retry(config_path: str, draft_id: int) -> None:
     例：forumbot retry 7
     """
     from forumbot.commands.director import STATE_ZH, _draft_line
-    from forumbot.outbox import DraftState, InvalidTransitionError, UnknownDraftError
+    from forumbot.store.outbox import DraftState, InvalidTransitionError, UnknownDraftError
 
     with runtime(config_path) as rt:
         try:

@@ -12,7 +12,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from forumbot.commands._common import config_option, friendly, runtime
 from forumbot.commands._console import terminal
 from forumbot.commands.desk import desk_options, start_desk_for_run
-from forumbot.journal import setup_logging
+from forumbot.agent.journal import setup_logging
 from forumbot.wording import RULESET_ZH
 
 log = logging.getLogger("forumbot")
@@ -20,7 +20,7 @@ log = logging.getLogger("forumbot")
 def hold_game(rt):
     """The game's single-instance lock for an agent on ``rt`` (``InstanceBusy``, a
     one-line refusal naming the holder, when another agent runs this game)."""
-    from forumbot.instance import InstanceLock, lock_path
+    from forumbot.agent.instance import InstanceLock, lock_path
 
     return InstanceLock.acquire(lock_path(rt.settings.agent.database), role="agent", since=rt.clock.now())
 
@@ -46,10 +46,10 @@ def run(config_path: str, once: bool, verbose: bool, with_desk: bool, desk_host:
 
     例：FORUMBOT_PASSWORD=… forumbot run --config game.toml --desk
     """
-    from forumbot.agent import Agent
+    from forumbot.agent.loop import Agent
     from forumbot.notify import Notifier
-    from forumbot.health import Health
-    from forumbot.runtime import make_client
+    from forumbot.agent.health import Health
+    from forumbot.game.runtime import make_client
 
     with runtime(config_path, create=True) as rt, hold_game(rt) as lock:
         setup_logging(verbose, rt.settings.agent.log_file, clock=rt.clock)
@@ -86,7 +86,7 @@ def run(config_path: str, once: bool, verbose: bool, with_desk: bool, desk_host:
         log.info("已干净地停止")
         if once and report is not None and (report.unreachable or client.login_blocked is not None
                                             or report.missing_threads):
-            from forumbot.alarms import forum_words
+            from forumbot.game.alarms import forum_words
             from forumbot.commands._common import Refusal
 
             why = (f"无法连接论坛 {client.base_url}" if report.unreachable

@@ -10,7 +10,7 @@ import click
 from engine.calendar import CalendarError, DeadlineBy, ScheduledDay, StartBy, day_zh, when_zh
 from forumbot.commands._common import Refusal, config_option, friendly
 from forumbot.commands._help import text_width
-from forumbot.config import GameConfig, load_config
+from forumbot.config.gamefile import GameConfig, load_config
 
 __all__ = ["commands", "schedule"]
 

@@ -39,7 +39,7 @@ def serve(games: str | None, service_file: str | None, desk_host: str | None, de
 
     例：FORUMBOT_PASSWORD=… forumbot serve --games games/
     """
-    from forumbot.config import ConfigError
+    from forumbot.config.gamefile import ConfigError
     from forumbot.commands._faces import desk as the_desk
     from forumbot.service import Service, ServiceBusy, ServiceSettings, load_service
     from forumbot.service import logs

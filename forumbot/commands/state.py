@@ -1,6 +1,6 @@
 """The game's state itself: create it (``init``), and say what the forum's posts of
 another state are (``adopt``: the old database is lost, this one takes over; ``mark-copy``:
-this config is a copy) — ``forumbot.identity``."""
+this config is a copy) — ``forumbot.game.provenance``."""
 
 from __future__ import annotations
 
@@ -22,8 +22,8 @@ def init(config_path: str) -> None:
     """
     from pathlib import Path
 
-    from forumbot.config import load_config
-    from forumbot.settings import load_settings
+    from forumbot.config.gamefile import load_config
+    from forumbot.config.settings import load_settings
 
     database = Path(load_settings(load_config(config_path)).agent.database)
     existed = database.exists()
@@ -48,7 +48,7 @@ def adopt(config_path: str) -> None:
 
     例：forumbot adopt --config game.toml
     """
-    from forumbot.takeover import adopt as take
+    from forumbot.game.takeover import adopt as take
 
     with runtime(config_path) as rt:
         done = take(rt, rt.clock.now(), actor="director")
@@ -77,7 +77,7 @@ def mark_copy(config_path: str) -> None:
 
     例：forumbot mark-copy --config game.toml
     """
-    from forumbot.takeover import mark_copy as mark
+    from forumbot.game.takeover import mark_copy as mark
 
     with runtime(config_path) as rt:
         states = mark(rt, rt.clock.now(), actor="director")

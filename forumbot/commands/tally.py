@@ -10,9 +10,9 @@ from rich.table import Table
 
 from engine.reasons import describe_zh
 from forumbot.commands._console import terminal
-from forumbot.config import ConfigError
-from forumbot.offline import OfflineTallyError, offline_tally
-from forumbot.views import rule_text
+from forumbot.config.gamefile import ConfigError
+from forumbot.agent.offline import OfflineTallyError, offline_tally
+from forumbot.game.views import rule_text
 from forumbot.wording import FLAG_ZH, RULESET_ZH
 from forumbot.wording import vote_ruling_zh
 
@@ -222,7 +222,7 @@ def _verdict(evidence, check) -> list[str]:
 
 def _config_notes(config_path: str, evidence) -> list[str]:
     """A config given beside --evidence is only compared: the recount uses the file."""
-    from forumbot.config import load_config
+    from forumbot.config.gamefile import load_config
 
     try:
         config = load_config(config_path)

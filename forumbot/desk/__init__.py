@@ -1,6 +1,6 @@
 """The director's desk: a small local web page to follow the game and approve posts.
 
-Every change goes through ``forumbot.director`` (and the outbox), like the CLI, so it
+Every change goes through ``forumbot.game.director`` (and the outbox), like the CLI, so it
 lands in the same audit log. Served on 127.0.0.1 by default; anywhere else it requires
 a login token (``FORUMBOT_DESK_TOKEN``).
 """

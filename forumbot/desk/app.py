@@ -18,11 +18,11 @@ from pathlib import Path
 from flask import Flask, current_app, flash, render_template, request
 from werkzeug.exceptions import HTTPException
 
-from forumbot.clock import Clock
+from forumbot.game.clock import Clock
 from forumbot.desk.security import (CSRF_FIELD, TOKEN_ENV, DeskSecurityError, LoginLimiter,
                                     app_config, client_address, csrf_token, is_loopback, lockout_message,
                                     login_limiter)
-from forumbot.runtime import Runtime, open_runtime
+from forumbot.game.runtime import Runtime, open_runtime
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765

@@ -3,7 +3,7 @@
 Only ``b i u s url table tr td size color quote`` become HTML; every other bracket stays
 as text. Everything is HTML-escaped: a player's name or reason copied into a draft can
 never become markup in the desk. Discuz shows numeric entities of 3–5 digits (``&#091;``,
-which ``forumbot.render.bb_escape`` writes for player-typed brackets) as the character,
+which ``forumbot.game.render.bb_escape`` writes for player-typed brackets) as the character,
 so the preview does too — after the tags are parsed, so they never become tags.
 """
 

@@ -1,5 +1,5 @@
 """Changes to the game from the desk, each in two steps: the form shows what it will do
-(the confirm page: ``forumbot.gamelog``'s preview of the rulings, counts and result of
+(the confirm page: ``forumbot.game.gamelog``'s preview of the rulings, counts and result of
 every day it touches, the drafts it redrafts, the published posts it makes wrong), and
 only the second POST — the same fields, confirmed — applies it.
 
@@ -24,18 +24,18 @@ from flask import abort, flash, g, redirect, render_template, request, url_for
 
 from engine.badge import Succession
 from engine.cards import Decision
-from forumbot import director
-from forumbot import ending
+from forumbot.game import director
+from forumbot.game import ending
 from forumbot import wording as texts
 from forumbot.desk import data, forms
 from forumbot.desk.app import runtime_holder
 from forumbot.desk.impact import ImpactView, fingerprint, view
 from forumbot.desk.routes import (bp, domain_errors, field, int_field, local, page_context, render_page,
                                    say_error)
-from forumbot.director import DirectorError, EventSpec
-from forumbot.game import current_state, day_at
-from forumbot.gamelog import Applied
-from forumbot.runtime import Runtime
+from forumbot.game.director import DirectorError, EventSpec
+from forumbot.game.state import current_state, day_at
+from forumbot.game.gamelog import Applied
+from forumbot.game.runtime import Runtime
 
 CHANGED = "游戏在你确认之前有了变化，结果与刚才看到的不同：请再看一遍，确认后才会执行。"
 
@@ -206,7 +206,7 @@ def correct_form(event_id: int):
 
 
 def _correction(rt: Runtime, event_id: int) -> EventSpec:
-    from forumbot.entry import correction_spec  # the CLI's reading of "what is not given is kept"
+    from forumbot.game.entry import correction_spec  # the CLI's reading of "what is not given is kept"
 
     form = request.form
     player = form.get("player", "").strip()

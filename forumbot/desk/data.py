@@ -15,18 +15,19 @@ from engine.activity import post_counts
 from engine.cards import Standing
 from engine.reasons import describe_zh
 from engine.state import GameState, StateError
-from forumbot import director, gamelog
+from forumbot.game import director
+from forumbot.game import gamelog
 from forumbot import wording as texts
 from forumbot.desk.bbcode import bbcode_to_html
-from forumbot.ending import GameOver, game_over
+from forumbot.game.ending import GameOver, game_over
 from forumbot.wording import FLAG_ZH, Said, actor_zh, clean, forum_error, hm, kind_zh, state_zh
-from forumbot.game import ballots_for, count_day, current_state, thread_roles
-from forumbot.instance import Holder, lock_path, probe
-from forumbot.outbox import Draft, DraftState
-from forumbot.render import post_links, post_path, thread_path
-from forumbot.runtime import Runtime
+from forumbot.game.state import ballots_for, count_day, current_state, thread_roles
+from forumbot.agent.instance import Holder, lock_path, probe
+from forumbot.store.outbox import Draft, DraftState
+from forumbot.game.render import post_links, post_path, thread_path
+from forumbot.game.runtime import Runtime
 from forumbot.store.records import CardProposal, ProposalState
-from forumbot.views import decided_text, format_left, format_time
+from forumbot.game.views import decided_text, format_left, format_time
 
 # Kinds whose body the bot renders again when it publishes (the tally then, the time left
 # then) unless the director edited the words.
@@ -57,7 +58,7 @@ def thread_link(rt: Runtime, tid: int | None) -> str | None:
 
 @dataclass(frozen=True)
 class AgentHealth:
-    """What ``forumbot.instance`` says about the agent of this game, for the director."""
+    """What ``forumbot.agent.instance`` says about the agent of this game, for the director."""
 
     running: bool
     headline: str  # one line
@@ -332,7 +333,7 @@ class DraftView:
 
     @property
     def hand_edited(self) -> bool:
-        from forumbot.outbox import hand_edited
+        from forumbot.store.outbox import hand_edited
 
         return hand_edited(self.draft)
 

@@ -18,11 +18,12 @@ from engine.acceleration import AccelerationStatus
 from engine.badge import BadgeStatus, Succession
 from engine.rules import Quorum, RuleSet, TieRule
 from engine.state import GameState
-from forumbot import director, gamelog
+from forumbot.game import director
+from forumbot.game import gamelog
 from forumbot.wording import EVENT_KIND_ZH, IDENTITY_WHY_CHOICES, OUT_WHY_CHOICES, clean, hm
-from forumbot.game import day_at
-from forumbot.gamelog import DirectorError, EventSpec
-from forumbot.runtime import Runtime
+from forumbot.game.state import day_at
+from forumbot.game.gamelog import DirectorError, EventSpec
+from forumbot.game.runtime import Runtime
 
 NOBODY = "__none__"  # a select's explicit "no one" (never the empty first option)
 NIGHT_SLOTS = 4  # who went out in one night, in order: the wolves, the witch, a hunter, a lover
@@ -190,7 +191,7 @@ def _int(form: Mapping[str, Any], name: str, what: str) -> int | None:
 def parse_time(rt: Runtime, text: str) -> datetime | None:
     """A game time from the form: the datetime-local value (forum's zone), an ISO time, or
     what the CLI accepts (``12-02 20:00``, ``20:00``)."""
-    from forumbot.entry import parse_at  # the CLI's reading, one place
+    from forumbot.game.entry import parse_at  # the CLI's reading, one place
 
     return parse_at(rt, text)
 

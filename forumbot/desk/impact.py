@@ -1,4 +1,4 @@
-"""What a change will do, as the confirm page shows it (``forumbot.gamelog.Impact``).
+"""What a change will do, as the confirm page shows it (``forumbot.game.gamelog.Impact``).
 
 The library's ``Impact.lines()`` is written for the terminal (it names ``forumbot
 redraft``); the desk shows the same facts from the structure: per day the result and
@@ -16,7 +16,7 @@ import hashlib
 from dataclasses import dataclass, field
 
 from forumbot.wording import clean, kind_zh
-from forumbot.gamelog import DayImpact, DraftImpact, Impact
+from forumbot.game.gamelog import DayImpact, DraftImpact, Impact
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,5 @@
 """The desk's pages (GET, never change anything) and its plain forms (POST, each one
-library call through ``forumbot.director`` or the outbox, then back to the page with a
+library call through ``forumbot.game.director`` or the outbox, then back to the page with a
 message). Changes to the game itself — events, cards, the badge, the game's end — are
 in ``forumbot.desk.changes``: each is previewed and confirmed before it is applied."""
 
@@ -11,14 +11,14 @@ from urllib.parse import urlsplit
 
 from flask import Blueprint, abort, current_app, flash, g, redirect, render_template, request, session, url_for
 
-from forumbot import director
+from forumbot.game import director
 from forumbot import wording as texts
 from forumbot.desk import data
 from forumbot.desk.forms import NOBODY
 from forumbot.desk.app import runtime_holder
 from forumbot.desk.security import check_csrf, logged_in, security_headers, token_matches
-from forumbot.game import current_state
-from forumbot.runtime import Runtime
+from forumbot.game.state import current_state
+from forumbot.game.runtime import Runtime
 
 bp = Blueprint("desk", __name__)
 
@@ -28,9 +28,9 @@ OPEN_ENDPOINTS = {"desk.login", "static"}
 def domain_errors() -> tuple[type[BaseException], ...]:
     from engine.cards import CardError
     from engine.state import StateError
-    from forumbot.config import ConfigError
-    from forumbot.director import DirectorError
-    from forumbot.outbox import OutboxError
+    from forumbot.config.gamefile import ConfigError
+    from forumbot.game.director import DirectorError
+    from forumbot.store.outbox import OutboxError
     from forumbot.store.cards import ProposalDecidedError
 
     return (DirectorError, StateError, CardError, OutboxError, ProposalDecidedError, ConfigError,
@@ -299,13 +299,13 @@ def count_now():
     return act(change, back=url_for("desk.tally"))
 
 
-# ---------------------------------------------------------------- whose posts (forumbot.identity)
+# ---------------------------------------------------------------- whose posts (forumbot.game.provenance)
 
 
 @bp.post("/state/adopt")
 def adopt_state():
     def change(rt: Runtime, now: datetime) -> str:
-        from forumbot.takeover import adopt
+        from forumbot.game.takeover import adopt
 
         if request.form.get("lost") != "yes":
             raise director.DirectorError("请先勾选：原来的数据库确已丢失")
@@ -323,7 +323,7 @@ def adopt_state():
 @bp.post("/state/copy")
 def mark_copy():
     def change(rt: Runtime, now: datetime) -> str:
-        from forumbot.takeover import mark_copy as mark
+        from forumbot.game.takeover import mark_copy as mark
 
         mark(rt, now, actor=director.DIRECTOR)
         return (f"已记下这份配置是副本：本局继续不发帖。请改正 {rt.config.path} 的 [agent].database "

@@ -20,7 +20,7 @@ from pathlib import Path
 from flask import Flask
 from werkzeug.serving import BaseWSGIServer, make_server
 
-from forumbot.clock import Clock
+from forumbot.game.clock import Clock
 from forumbot.desk.app import DEFAULT_HOST, DEFAULT_PORT, create_app
 from forumbot.wording import os_error_zh
 

@@ -32,7 +32,7 @@ from typing import Any, Callable
 
 from flask import Flask, abort, flash, jsonify, redirect, render_template, request, session, url_for
 
-from forumbot.clock import Clock
+from forumbot.game.clock import Clock
 from forumbot.desk.app import _error_page, create_app
 from forumbot.desk.security import (CSRF_FIELD, TOKEN_ENV, DeskSecurityError, LoginLimiter,
                                     app_config, check_csrf, client_address, csrf_token, is_loopback,
@@ -116,7 +116,7 @@ class ServiceDesk:
                 environ["SCRIPT_NAME"] = f"{root}/g/{raw}"
                 environ["PATH_INFO"] = "/" + rest
                 environ["forumbot.service_root"] = (root or "") + "/"
-                environ["forumbot.game"] = name
+                environ["forumbot.game.state"] = name
                 return app(environ, start_response)
         return self.root(environ, start_response)
 
@@ -220,7 +220,7 @@ def _local(target: str | None, default: str) -> str:
 
 def _row(g, now: datetime) -> dict[str, Any]:
     from forumbot.wording import clean
-    from forumbot.views import format_left
+    from forumbot.game.views import format_left
 
     state = {"running": "运行中", "finished": "已结束", "error": "出错", "busy": "由其他进程运行",
              "stopped": "未运行", "starting": "启动中"}.get(g.state, g.state)

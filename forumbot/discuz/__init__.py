@@ -11,9 +11,15 @@ Layout (one module per concern)::
     forms.py      FormPage — an HTML form as a browser submits it
     useragent.py  DEFAULT_USER_AGENT and the robot/phone words Discuz reacts to
     pm.py         PmSent, PmDialect — private messages; pm_x3.py / pm_d72.py per generation
+    errors.py     the one exception tree for everything the forum can refuse
+    responses.py  the answer classifier: which refusal a Discuz page is
+    session.py    the cookie store (a private file) and login state
+    retry.py      retry with backoff for what is worth retrying
+    throttle.py   the polite minimum interval between requests
 
-Shared with the rest of forumbot: the exception tree (``forumbot.errors``), the answer
-classifier (``forumbot.responses``), retry policy, throttle and cookie store.
+The dialects take what they need from ``transport``, ``dialect`` and ``pm`` below them,
+never from the ``client`` facade that chooses them. Imports ``parsers`` and
+``forumbot.wording`` only.
 """
 
 from forumbot.discuz.client import DIALECTS, DiscuzClient, ReplyResult, ThreadCursor

@@ -45,7 +45,7 @@ from forumbot.discuz.pm import X3_WRITE_SPACING, PmDialect, PmSent
 from forumbot.discuz.transport import Transport
 from forumbot.discuz.useragent import DEFAULT_USER_AGENT
 from forumbot.discuz.x3 import X3Dialect
-from forumbot.errors import (
+from forumbot.discuz.errors import (
     BadFormHash,
     CaptchaRequired,
     FloodControl,
@@ -62,9 +62,9 @@ from forumbot.errors import (
     UnknownRefusal,
     refusal_for,
 )
-from forumbot.responses import ForumReply, ReplyKind, page_facts
-from forumbot.retry import DEFAULT, RetryPolicy
-from forumbot.session import auth_cookie
+from forumbot.discuz.responses import ForumReply, ReplyKind, page_facts
+from forumbot.discuz.retry import DEFAULT, RetryPolicy
+from forumbot.discuz.session import auth_cookie
 from parsers.errors import PageParseError, RobotPageError
 from parsers.models import ContentNotice, Post, ThreadPage
 from parsers.pages import read_page

@@ -34,7 +34,7 @@ from forumbot.discuz.detect import Generation
 from forumbot.discuz.dialect import Context, Credentials, Dialect, Submit
 from forumbot.discuz.forms import FormPage
 from forumbot.discuz.pm_d72 import D72Pm
-from forumbot.errors import CaptchaRequired, UnexpectedPage
+from forumbot.discuz.errors import CaptchaRequired, UnexpectedPage
 from parsers.models import Post
 from parsers.text import strip_bbcode
 

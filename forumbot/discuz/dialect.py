@@ -7,11 +7,11 @@ reply form quotes a post. It does no retrying and keeps no state: the
 :class:`~forumbot.discuz.client.DiscuzClient` drives every operation (second chances on
 flood control, stale formhash and expired session; login blocking; pid and moderation of
 the answer) the same way for every generation, and the answers of both are classified
-into the same exception tree by :mod:`forumbot.responses`.
+into the same exception tree by :mod:`forumbot.discuz.responses`.
 
 To add a generation: a module with a ``Dialect`` subclass filling in these methods, its
 markers in :mod:`forumbot.discuz.detect`, its message texts in
-``forumbot.responses.MESSAGE_KEYS`` where they differ, and an entry in
+``forumbot.discuz.responses.MESSAGE_KEYS`` where they differ, and an entry in
 :data:`forumbot.discuz.DIALECTS`.
 """
 

@@ -28,7 +28,7 @@ from typing import Protocol
 
 import httpx
 
-from forumbot.responses import ForumReply
+from forumbot.discuz.responses import ForumReply
 from parsers.pm import PmConversation, PmPage, PrivateMessage
 
 __all__ = ["PM_SETTLE_SECONDS", "PmContext", "PmDialect", "PmSent"]

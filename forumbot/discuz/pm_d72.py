@@ -24,7 +24,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from forumbot.discuz.pm import PmContext, PmDialect, PmSent, newer
-from forumbot.errors import UnexpectedPage
+from forumbot.discuz.errors import UnexpectedPage
 from parsers.pm import PmConversation, PmPageKind, PrivateMessage
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from forumbot.discuz.pm import MAX_EARLIER_PAGES, PmContext, PmDialect, PmSent, newer
-from forumbot.errors import UnexpectedPage
+from forumbot.discuz.errors import UnexpectedPage
 from parsers.pm import PmConversation, PrivateMessage
 
 

@@ -2,7 +2,7 @@
 
 Layers, outermost first (prawcore's shape):
 
-* :meth:`Transport.call`: :func:`forumbot.retry.call_with_retry` around one request —
+* :meth:`Transport.call`: :func:`forumbot.discuz.retry.call_with_retry` around one request —
   GETs retry with jittered backoff on :class:`ForumUnavailable`; a POST only when it
   surely never left. Once a request has spent its retries without ever reaching the
   server (``UnavailableReason.CONNECT``: the port closed, the host gone), the forum is
@@ -11,7 +11,7 @@ Layers, outermost first (prawcore's shape):
   against a dead forum costs one request's retries (:data:`UNREACHABLE_BOUND`), not
   every request's (:func:`unreachable_bound`);
 * :meth:`Transport._send`: one request (redirects followed by hand when asked), the
-  answer classified (:func:`forumbot.responses.classify`); no usable answer →
+  answer classified (:func:`forumbot.discuz.responses.classify`); no usable answer →
   :class:`ForumUnavailable`;
 * :meth:`Transport._exchange`: throttle, browser User-Agent, the form body in the page's
   charset, transport errors → :class:`ForumUnavailable`.
@@ -20,7 +20,7 @@ It also holds the cookie jar (loaded from and saved to :class:`CookieStore`), le
 forum's charset from what it serves, and owns the one place the client waits
 (:meth:`pause`): throttle spacing, retry backoff and flood-control waits all go through
 it, so a ``stop`` event (SIGTERM, Ctrl-C) ends any wait at once with
-:class:`~forumbot.errors.Interrupted` instead of after up to a minute of backoff.
+:class:`~forumbot.discuz.errors.Interrupted` instead of after up to a minute of backoff.
 """
 
 from __future__ import annotations
@@ -36,11 +36,11 @@ from urllib.parse import urlencode, urljoin, urlsplit
 import httpx
 
 from forumbot.discuz.useragent import DEFAULT_USER_AGENT
-from forumbot.errors import ForumUnavailable, Interrupted, UnavailableReason
-from forumbot.responses import ForumReply, ReplyKind, classify
-from forumbot.retry import DEFAULT, RetryPolicy, call_with_retry
-from forumbot.session import CookieStore
-from forumbot.throttle import Throttle
+from forumbot.discuz.errors import ForumUnavailable, Interrupted, UnavailableReason
+from forumbot.discuz.responses import ForumReply, ReplyKind, classify
+from forumbot.discuz.retry import DEFAULT, RetryPolicy, call_with_retry
+from forumbot.discuz.session import CookieStore
+from forumbot.discuz.throttle import Throttle
 from parsers.charset import codec_for, decode, sniff_charset
 
 __all__ = ["CONNECT_TIMEOUT", "Transport", "unreachable_bound"]
@@ -83,7 +83,7 @@ class Transport:
         self.retry_policy = retry_policy
         self.stop = stop
         # The sleep must return early once ``stop`` is set (stop.wait does; a caller with
-        # an accelerated clock passes forumbot.clock.wait bound to the same event).
+        # an accelerated clock passes forumbot.game.clock.wait bound to the same event).
         self._sleep = sleep or (stop.wait if stop is not None else time.sleep)
         self.throttle = Throttle(min_interval, clock, self.pause)
         self.request_count = 0

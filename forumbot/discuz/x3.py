@@ -19,7 +19,7 @@ from forumbot.discuz.detect import Generation
 from forumbot.discuz.dialect import Context, Credentials, Dialect, Submit
 from forumbot.discuz.forms import FormPage
 from forumbot.discuz.pm_x3 import X3Pm
-from forumbot.errors import UnexpectedPage
+from forumbot.discuz.errors import UnexpectedPage
 from parsers.models import Post
 
 __all__ = ["X3Dialect", "build_quote"]

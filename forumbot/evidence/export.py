@@ -30,9 +30,9 @@ from engine.state import DayWindow, GameState
 from engine.timing import is_before_start, is_late
 from engine.ballots import Ballot
 from forumbot import __version__
-from forumbot.config import GameConfig
-from forumbot.game import build_state
-from forumbot.gamelog import describe_event
+from forumbot.config.gamefile import GameConfig
+from forumbot.game.state import build_state
+from forumbot.game.gamelog import describe_event
 from forumbot.store import Store
 from forumbot.store.codec import post_from_dict
 from forumbot.store.posts import PageFetch, PostHistory

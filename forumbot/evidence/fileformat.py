@@ -28,7 +28,7 @@ from engine.events import EventKind as GameKind
 from engine.events import GameEvent, OutWhy
 from engine.rules import RuleSet, RuleSetError
 from engine.state import DayWindow, GameState
-from forumbot.config import ForumSettings, GameConfig
+from forumbot.config.gamefile import ForumSettings, GameConfig
 from forumbot.store.codec import canonical_json, post_from_dict, sha256_hex
 from forumbot.store.records import Event, EventKind
 from forumbot.wording import os_error_zh
@@ -50,7 +50,7 @@ class EvidenceError(ValueError):
 @dataclass(frozen=True)
 class EvidencePost:
     """One post of the day's threads: the version the bot first saw and its latest
-    record, with the thread's role that day (what ``forumbot.game`` makes a Ballot of)."""
+    record, with the thread's role that day (what ``forumbot.game.state`` makes a Ballot of)."""
 
     pid: int
     role: str

@@ -1,8 +1,8 @@
 """Recount a day from its evidence exactly as the live run counted it, and compare.
 
-The live run counts with ``forumbot.game.count_day``: the game is the config's starting
+The live run counts with ``forumbot.game.state.count_day``: the game is the config's starting
 state plus the store's events that stand (``build_state``), each post is a Ballot of its
-first-seen and latest versions (``forumbot.game``'s own constructor: the first-seen text
+first-seen and latest versions (``forumbot.game.state``'s own constructor: the first-seen text
 stands), and ``engine.tally.tally_day`` + ``engine.report.tally_json`` give the SPEC §7
 JSON. Here the same functions run on what the file holds instead of the store.
 """
@@ -16,8 +16,8 @@ from typing import Any
 from engine.report import tally_json
 from engine.tally import tally_day
 from forumbot.evidence.fileformat import Evidence
-from forumbot.game import _ballot as ballot_of_versions  # the live run's own constructor: one rule, one place
-from forumbot.game import build_state
+from forumbot.game.state import _ballot as ballot_of_versions  # the live run's own constructor: one rule, one place
+from forumbot.game.state import build_state
 
 
 def recount(evidence: Evidence) -> dict[str, Any]:

@@ -6,15 +6,15 @@ director answers (``批准 K7M3``, ``驳回 K7M3 理由：…``, ``查看 K7M3``
 sheriff). One module each:
 
 * :mod:`~forumbot.notify.tell` — what to tell and when (the texts);
-* :mod:`~forumbot.notify.commands` — the director's text read as commands (pure);
-* :mod:`~forumbot.notify.handle` — the commands carried out (``forumbot.director``'s
+* :mod:`~parsers.commands` — the director's text read as commands (pure);
+* :mod:`~forumbot.notify.handle` — the commands carried out (``forumbot.game.director``'s
   operations with the actor ``director(pm)``) and the answers;
 * :mod:`~forumbot.notify.codes` — the short single-use codes;
 * :mod:`~forumbot.notify.pmbox` — the PMs sent exactly once (claim, marker, settle);
 * :mod:`~forumbot.notify.notifier` — one pass, called by the agent.
 """
 
-from forumbot.notify.commands import Command, Verb, parse
+from parsers.commands import Command, Verb, parse
 from forumbot.notify.notifier import ACTOR, Notifier, PassResult
 from forumbot.notify.pmbox import PM_MAX_BYTES, PmBox, PmRow
 from forumbot.notify.tell import Matter, current_matters

@@ -11,7 +11,7 @@ An event code (``kind = "event"``) holds what the director asked to enter (a nig
 sheriff) and the state of the game it was previewed on; ``确认`` carries it out once.
 
 Codes are letter digit letter digit from an alphabet without look-alikes
-(``forumbot.notify.commands.CODE_LETTERS``/``CODE_DIGITS``), unique in the game and —
+(``parsers.commands.CODE_LETTERS``/``CODE_DIGITS``), unique in the game and —
 under ``forumbot serve`` — across every game of the bot account (``taken``: whether
 another game holds a code), so that ``批准 K7M3`` names its game by itself.
 """
@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from forumbot.notify.commands import CODE_DIGITS, CODE_LETTERS
+from parsers.commands import CODE_DIGITS, CODE_LETTERS
 from forumbot.store import Store
 from forumbot.store.codec import iso, parse_time, parse_time_or_none
 

@@ -1,6 +1,6 @@
 """The director's commands carried out, and the answers (Chinese) that go back by PM.
 
-Approving by PM is ``forumbot.director.approve`` — the desk's and the CLI's operation —
+Approving by PM is ``forumbot.game.director.approve`` — the desk's and the CLI's operation —
 with the actor ``director(pm)``; rejecting, sending again and entering a night likewise.
 Whichever route comes first wins: a code is stale once its draft is decided (or the code
 used), and the answer says by whom and when. Each command runs in a savepoint of the
@@ -17,14 +17,14 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from engine.state import StateError
-from forumbot import director
-from forumbot.alarms import DRAFT_KIND_ZH, short_time
-from forumbot.gamelog import DirectorError, EventSpec
+from forumbot.game import director
+from forumbot.game.alarms import DRAFT_KIND_ZH, short_time
+from forumbot.game.gamelog import DirectorError, EventSpec
 from forumbot.notify.codes import Code, Codes
-from forumbot.notify.commands import VERB_ZH, Command, Ref, Verb
+from parsers.commands import VERB_ZH, Command, Ref, Verb
 from forumbot.notify.tell import HELP, Matter, current_matters, no_api_keys, status_text
-from forumbot.outbox import Draft, DraftState, OutboxError, UnknownDraftError
-from forumbot.runtime import Runtime
+from forumbot.store.outbox import Draft, DraftState, OutboxError, UnknownDraftError
+from forumbot.game.runtime import Runtime
 
 __all__ = ["CONFIRM_VALID", "Handler", "draft_name", "state_line", "plain"]
 
@@ -234,7 +234,7 @@ class Handler:
         return events[-1].id if events else 0
 
     def _preview(self, c: Command, spec: EventSpec) -> tuple[str, dict[str, Any]]:
-        from forumbot import gamelog
+        from forumbot.game import gamelog
 
         impact = gamelog.preview(self.rt, spec, self.now)
         payload = {"kind": spec.kind, "day": spec.day, "players": list(spec.players), "player": spec.player,
@@ -245,7 +245,7 @@ class Handler:
         return "\n".join(lines), {"result": "previewed", "code": code, "summary": impact.summary}
 
     def _confirm(self, ref: Ref) -> tuple[str, dict[str, Any]]:
-        from forumbot import gamelog
+        from forumbot.game import gamelog
 
         code = self.codes.get(ref.code) if ref.code else None
         if code is None or code.kind != "event":

@@ -48,25 +48,25 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from forumbot import errors
-from forumbot.health import storage_problem
+from forumbot.discuz import errors
+from forumbot.agent.health import storage_problem
 from forumbot.wording import forum_error_zh
 from forumbot.notify.codes import Codes
-from forumbot.notify.commands import parse
+from parsers.commands import parse
 from forumbot.notify.handle import ACTOR, Handler, state_line
 from forumbot.notify.pmbox import PmBox, PmRow, SendOutcome
 from forumbot.notify.switchboard import Item, Switchboard
 from forumbot.notify.tell import (HELP, NOTIFY_ALARM_KEY, NOTIFY_ALARM_KIND, Matter, current_matters,
                                   in_quiet_hours, notice_text)
-from forumbot.outbox import PublisherBusyError
-from forumbot.runtime import Runtime
+from forumbot.store.outbox import PublisherBusyError
+from forumbot.game.runtime import Runtime
 from forumbot.store.codec import iso
 from parsers.pm import PrivateMessage
 
 if TYPE_CHECKING:  # pragma: no cover
     from pathlib import Path
 
-    from forumbot.agent import Agent, TickReport
+    from forumbot.agent.loop import Agent, TickReport
     from forumbot.discuz import DiscuzClient
 
 __all__ = ["ACTOR", "FOREIGN_ACTOR", "Notifier", "PassResult", "game_name"]
@@ -89,7 +89,7 @@ _PM_REFUSED_ZH = {
 def game_name(config: Path) -> str:
     """The game's name as ``forumbot serve`` gives it (its file's stem, or its folder's name
     for ``game.toml``), under ``forumbot run`` too: the same game has the same name."""
-    from forumbot.config import name_for
+    from forumbot.config.gamefile import name_for
 
     return name_for(config)
 
@@ -449,7 +449,7 @@ class Notifier:
     def _draft_code(self, now: datetime, issued: dict[int, str] | None = None) -> Callable[[int], str | None]:
         """The code of a draft a library text names (``forumbot retry 12``), for a draft the
         director can still act on."""
-        from forumbot.outbox import DraftState, UnknownDraftError
+        from forumbot.store.outbox import DraftState, UnknownDraftError
 
         issued = issued if issued is not None else {}
 

@@ -43,9 +43,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from forumbot import errors
+from forumbot.discuz import errors
 from forumbot.discuz import PM_SETTLE_SECONDS, DiscuzClient
-from forumbot.marker import game_hash
+from forumbot.store.marker import game_hash
 from forumbot.store import Store
 from forumbot.store.codec import iso, parse_time, parse_time_or_none
 

@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from forumbot.notify.commands import Command, Ref, Verb
+from parsers.commands import Command, Ref, Verb
 
 __all__ = ["Choice", "Note", "Routed", "help_text", "route", "which_game"]
 

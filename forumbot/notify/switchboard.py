@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
-from forumbot.notify.commands import game_key, parse
+from parsers.commands import game_key, parse
 from forumbot.notify.routing import Choice, Note, help_text, route
 from parsers.pm import PrivateMessage
 

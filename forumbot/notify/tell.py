@@ -1,6 +1,6 @@
 """What to tell the director by PM, and when. Texts only (Chinese); nothing is sent here.
 
-A *matter* is one thing that needs the director, as ``forumbot.attention`` lists it (a
+A *matter* is one thing that needs the director, as ``forumbot.game.attention`` lists it (a
 draft waiting, a post failed, an alarm, a night or a successor awaited…) plus the forum
 coming back after an outage (``recovery``). It is told once: its identity is the
 attention key with the moment it began (``failed:12@…``), so a draft that fails again
@@ -24,10 +24,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime, time
 
-from forumbot.alarms import recoveries, recovery_text, short_time
-from forumbot.attention import Attention, AttentionKind, attention
-from forumbot.outbox import DraftState
-from forumbot.runtime import Runtime
+from forumbot.game.alarms import recoveries, recovery_text, short_time
+from forumbot.game.attention import Attention, AttentionKind, attention
+from forumbot.store.outbox import DraftState
+from forumbot.game.runtime import Runtime
 
 __all__ = ["HELP", "NOTIFY_ALARM_KEY", "Matter", "current_matters", "hints", "in_quiet_hours", "no_api_keys",
            "notice_text", "status_text"]
@@ -192,7 +192,7 @@ def notice_text(matters: list[Matter], code_for: Callable[[Matter], str | None],
 def status_text(rt: Runtime, now: datetime, code_for: Callable[[Matter], str | None]) -> str:
     """The answer to 状态: the day, the time left, the sheriff, who is out, the counts, and
     what waits for the director (with codes)."""
-    from forumbot import director
+    from forumbot.game import director
 
     s = director.status(rt, now)
     lines = [f"【状态】{short_time(now)}"]

@@ -1,4 +1,4 @@
-"""The agent of one game inside the service: ``forumbot.agent.Agent`` as it is — the
+"""The agent of one game inside the service: ``forumbot.agent.loop.Agent`` as it is — the
 same pass, the same rules, the same outbox — with what the scheduler decides around it:
 
 * which threads a pass reads (``due``: the scheduler's choice among the active ones);
@@ -21,8 +21,8 @@ from datetime import datetime
 from typing import Collection
 
 from engine.state import DayWindow, GameState
-from forumbot.agent import Agent, TickReport
-from forumbot.outbox import Draft, PublishOutcome, Refresh
+from forumbot.agent.loop import Agent, TickReport
+from forumbot.store.outbox import Draft, PublishOutcome, Refresh
 
 
 class ServiceAgent(Agent):
@@ -57,7 +57,7 @@ class ServiceAgent(Agent):
 
     def active_threads(self, now: datetime, state: GameState | None = None) -> dict[int, tuple[str, DayWindow]]:
         """Every thread of the active days: its role and the (latest) day it belongs to."""
-        from forumbot.game import current_state
+        from forumbot.game.state import current_state
 
         threads: dict[int, tuple[str, DayWindow]] = {}
         for day in self.active_days(state or current_state(self.rt.config, self.rt.store), now):

@@ -21,13 +21,13 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from engine.state import GameState
-from forumbot.agent import TickReport
-from forumbot.game import current_state
-from forumbot.clock import Clock
-from forumbot.health import Health
-from forumbot.instance import InstanceBusy, InstanceLock, lock_path
-from forumbot.outbox import DraftState
-from forumbot.runtime import Runtime, open_runtime
+from forumbot.agent.loop import TickReport
+from forumbot.game.state import current_state
+from forumbot.game.clock import Clock
+from forumbot.agent.health import Health
+from forumbot.agent.instance import InstanceBusy, InstanceLock, lock_path
+from forumbot.store.outbox import DraftState
+from forumbot.game.runtime import Runtime, open_runtime
 from forumbot.service.agent import ServiceAgent
 from forumbot.service.pool import SessionPool, session_key
 from forumbot.service.scanner import GameFile
@@ -80,7 +80,7 @@ class GameSlot:
         """Read the config, open the database, take the game's lock, build its agent.
         Never raises: a failure is the game's ``error`` (``taken``: databases of the
         other games, so two configs never share one)."""
-        from forumbot.refusals import domain_errors
+        from forumbot.agent.refusals import domain_errors
 
         try:
             rt = open_runtime(self.file.path, clock=self.clock)
@@ -281,7 +281,7 @@ class GameSlot:
         """Over (the director said so, or the last configured day's final count is out)
         and nothing approved left to send or held by a moderator: no more passes; the game
         stays listed."""
-        from forumbot.ending import game_over
+        from forumbot.game.ending import game_over
 
         assert self.rt is not None
         over = game_over(self.rt, state or current_state(self.rt.config, self.rt.store))

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from forumbot.clock import Clock
+from forumbot.game.clock import Clock
 
 FORMAT = "%(asctime)s %(name)s %(levelname)s %(game)s%(message)s"
 
@@ -27,7 +27,7 @@ class GameName(logging.Filter):
 
 
 def setup(verbose: bool, log_file: Path | None, *, clock: Clock | None) -> None:
-    from forumbot.journal import setup_logging
+    from forumbot.agent.journal import setup_logging
 
     setup_logging(verbose, log_file, clock=clock, fmt=FORMAT, key="[service].log_file", filters=(GameName(),))
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
@@ -50,7 +50,7 @@ def game_log_file(name: str, path: Path, *, clock: Clock | None) -> logging.Hand
     """Game ``name``'s ``[agent].log_file``: its own lines, in ``forumbot run``'s format
     and the forum's time, beside the service's console and file. ``OSError`` when the
     file cannot be opened (the caller says it as the game's problem)."""
-    from forumbot.journal import LOG_FORMAT, ForumTimeFormatter, LogFile, forum_time
+    from forumbot.agent.journal import LOG_FORMAT, ForumTimeFormatter, LogFile, forum_time
 
     handler = LogFile(Path(path))
     handler.setFormatter(ForumTimeFormatter(LOG_FORMAT, forum_time(clock)))

@@ -36,10 +36,10 @@ from pathlib import Path
 from typing import Any, Callable
 from urllib.parse import urlsplit
 
-from forumbot.config import ConfigError
+from forumbot.config.gamefile import ConfigError
 from forumbot.discuz import DiscuzClient
-from forumbot.errors import FloodControl, ForumUnavailable
-from forumbot.runtime import Runtime, make_client
+from forumbot.discuz.errors import FloodControl, ForumUnavailable
+from forumbot.game.runtime import Runtime, make_client
 
 log = logging.getLogger("forumbot.service")
 

@@ -33,10 +33,10 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Callable, Iterator
 
-from forumbot.clock import BEIJING, Clock, SystemClock, wait
-from forumbot.instance import InstanceBusy, InstanceLock
-from forumbot.outbox import PublishHow
-from forumbot.runtime import CLOCK_ENV, clock_from_env
+from forumbot.game.clock import BEIJING, Clock, SystemClock, wait
+from forumbot.agent.instance import InstanceBusy, InstanceLock
+from forumbot.store.outbox import PublishHow
+from forumbot.game.runtime import CLOCK_ENV, clock_from_env
 from forumbot.service import schedule
 from forumbot.service.game import GameSlot
 from forumbot.service.pool import SessionPool
@@ -98,7 +98,7 @@ class Service:
     def acquire(self) -> None:
         """One service per folder: a second ``forumbot serve`` on it refuses, naming the first."""
         if not self.folder.is_dir():
-            from forumbot.config import ConfigError
+            from forumbot.config.gamefile import ConfigError
 
             raise ConfigError(f"{self.settings.source or 'forumbot serve'}: [service].games: "
                               f"{self.folder} 不是文件夹（它应存放各局的配置）")

@@ -12,7 +12,7 @@ import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
-from forumbot.config import GAME_FILE, name_for
+from forumbot.config.gamefile import GAME_FILE, name_for
 
 @dataclass(frozen=True)
 class GameFile:

@@ -23,8 +23,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from forumbot.config import ConfigError, toml_error_zh
-from forumbot.settings import KeyReader
+from forumbot.config.gamefile import ConfigError, toml_error_zh
+from forumbot.config.settings import KeyReader
 from forumbot.wording import os_error_zh
 
 SERVICE_ENV = "FORUMBOT_SERVICE"
@@ -57,7 +57,7 @@ class ServiceSettings:
         """The desk's login token: ``desk_token_file`` (a file only the user can read),
         ``FORUMBOT_DESK_TOKEN``, or the systemd credential ``desk-token``; None when none
         is set (the desk then reads ``FORUMBOT_DESK_TOKEN`` itself)."""
-        from forumbot.secrets import DESK_TOKEN_CREDENTIAL, SecretError, credential_file, read_password_file
+        from forumbot.config.secrets import DESK_TOKEN_CREDENTIAL, SecretError, credential_file, read_password_file
 
         path = self.desk_token_file
         if path is None and not os.environ.get("FORUMBOT_DESK_TOKEN"):

@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from forumbot.runtime import Runtime
+from forumbot.game.runtime import Runtime
 from forumbot.wording import os_error_zh
 
 # A running game whose last pass is older than this many poll intervals (at least five
@@ -85,7 +85,7 @@ class GameSummary:
 
 
 def _alarms(rt: Runtime) -> tuple[str, ...]:
-    alarms = getattr(rt.store, "alarms", None)  # the alarms table (forumbot.alarms), when there is one
+    alarms = getattr(rt.store, "alarms", None)  # the alarms table (forumbot.game.alarms), when there is one
     if alarms is None:
         return ()
     try:
@@ -97,11 +97,11 @@ def _alarms(rt: Runtime) -> tuple[str, ...]:
 def facts(rt: Runtime, now: datetime, state: Any = None) -> dict[str, Any]:
     """The game's own facts for its summary (no forum, no tally); ``state``: the game's
     current state when the caller has it already."""
-    from forumbot.ending import game_over
+    from forumbot.game.ending import game_over
     from forumbot.wording import ruleset_zh
-    from forumbot.game import current_state, day_at
-    from forumbot.outbox import DraftState
-    from forumbot.views import format_left
+    from forumbot.game.state import current_state, day_at
+    from forumbot.store.outbox import DraftState
+    from forumbot.game.views import format_left
 
     state = state or current_state(rt.config, rt.store)
     day = day_at(state, now)
@@ -121,7 +121,7 @@ def facts(rt: Runtime, now: datetime, state: Any = None) -> dict[str, Any]:
 def agent_facts(rt: Runtime, now: datetime, *, over: bool = False) -> dict[str, Any]:
     """Who runs the game, from its instance lock (another process's, or this one's). An
     ``over`` game has no more passes: an old last pass is not a hanging agent."""
-    from forumbot.instance import lock_path, probe
+    from forumbot.agent.instance import lock_path, probe
 
     holder = probe(lock_path(rt.settings.agent.database))
     if holder is None or not holder.running:
@@ -147,8 +147,8 @@ def _parse(iso: str | None) -> datetime | None:
 def summarize_config(name: str, path) -> GameSummary:
     """A game as ``forumbot status --all`` sees it from the outside: its config read, its
     database opened, its lock probed. A config that cannot be read is its error."""
-    from forumbot.refusals import domain_errors
-    from forumbot.runtime import StateMissingError, open_runtime
+    from forumbot.agent.refusals import domain_errors
+    from forumbot.game.runtime import StateMissingError, open_runtime
 
     try:
         rt = open_runtime(path, create=False)  # looking creates nothing

@@ -2,7 +2,7 @@
 
 Discuz prints every time in the site's zone (``timeoffset`` 8 on the captured forum), so
 the clock is timezone-aware and defaults to Beijing time. Anything with a ``now()``
-method (e.g. ``forumbot.clock.AcceleratedClock`` for demos) can stand in for it.
+method (e.g. ``forumbot.game.clock.AcceleratedClock`` for demos) can stand in for it.
 """
 
 from __future__ import annotations

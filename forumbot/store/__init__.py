@@ -1,5 +1,8 @@
 """The per-game SQLite store: posts and their versions, cursors, game events, snapshots,
-cards, alarms, the audit log and (via ``forumbot.outbox``) the outbox.
+cards, alarms, the audit log, and exactly-once publishing: ``forumbot.store.outbox`` (every
+post and PM the bot sends, drafted, approved, sent once) and ``forumbot.store.marker`` (the
+marker in each post that finds an interrupted send again on the forum). May import the
+forum client's errors, ``engine`` and ``parsers``; nothing above.
 
     store = Store("game.db")          # creates or migrates the file
     store.record_posts(page.posts, seen_at=now)

@@ -13,7 +13,7 @@ so ``forumbot status`` can say when the forum came back, and the audit log has b
     store.alarms(active=False, cleared_since=now - timedelta(hours=12))   # recently cleared
 
 What the kinds are, their texts and when the agent raises and clears them is
-``forumbot.alarms``; this module only keeps them.
+``forumbot.game.alarms``; this module only keeps them.
 """
 
 from __future__ import annotations

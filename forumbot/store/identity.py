@@ -2,11 +2,11 @@
 bot may post.
 
 Every store has a random *state id* (``state_id``, six hex digits, created with the store:
-schema 9), written into each post's marker beside the game's hash (``forumbot.marker``).
+schema 9), written into each post's marker beside the game's hash (``forumbot.store.marker``).
 When the agent finds posts of its own game from another state in the game's threads — the
 database was lost and this one replaced it, or this config is a copy of one another agent
 runs — the game stops posting (an alarm of kind ``state_conflict``) until the director
-says which it is (``forumbot.identity``):
+says which it is (``forumbot.game.provenance``):
 
 * *adopted* (``adopt_states``): the other state's posts are this game's history; the bot
   goes on, and what they posted (a final count, an announcement) is never drafted again;

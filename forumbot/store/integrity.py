@@ -10,7 +10,7 @@ connection never gives up (it holds a shared lock on the file as long as it is o
 
 So the file is looked at directly: by ``Store`` before it connects (a one-line refusal
 saying what happened, at once), and by the agent at the start of every pass (it stops
-acting and says so, see ``forumbot.agent``). Only ``stat`` is used, never ``open``:
+acting and says so, see ``forumbot.agent.loop``). Only ``stat`` is used, never ``open``:
 closing any descriptor of the file drops every POSIX lock the process holds on it,
 SQLite's included (a test of ``forumbot serve`` slowed to a crawl when this module read
 the header). Only what cannot be a whole database is called damaged: an empty file

@@ -18,7 +18,7 @@ class Actor(StrEnum):
 
 
 class EventKind(StrEnum):
-    """Game-state changes as stored. ``forumbot.game`` turns the live ones into the
+    """Game-state changes as stored. ``forumbot.game.state`` turns the live ones into the
     engine's events (SPEC §9); nothing is ever deleted: a mistake is retracted or
     corrected by a later row that names it."""
 

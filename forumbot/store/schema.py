@@ -178,7 +178,7 @@ def _v3_outbox(db: sqlite_utils.Database) -> None:
 def _v4_event_game_time(db: sqlite_utils.Database) -> None:
     """Each event's game time (SPEC §9: when it took effect, whatever time it was typed;
     the ``at`` column stays the time it was entered). Rows written before this version
-    keep NULL: ``forumbot.game`` gives them the §9 default for their kind and day."""
+    keep NULL: ``forumbot.game.state`` gives them the §9 default for their kind and day."""
     db["events"].add_column("game_at", str)
     db["events"].create_index(["kind", "id"])
 
@@ -305,7 +305,7 @@ def _v9_state_id(db: sqlite_utils.Database) -> None:
     """The state's own random id (``Store.state_id``), written into every post's marker
     beside the game's: a state that replaced a lost database, or a copy of the game's
     config with another database, has another id, so each can tell the forum's posts of
-    another state from its own (``forumbot.identity``). A file upgraded to this version
+    another state from its own (``forumbot.game.provenance``). A file upgraded to this version
     gets one now: its earlier posts are known by their outbox rows."""
     db.execute("INSERT OR IGNORE INTO meta (key, value) VALUES ('state_id', ?)", (secrets.token_hex(3),))
 

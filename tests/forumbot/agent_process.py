@@ -15,9 +15,9 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Callable
 
-from forumbot.clock import AcceleratedClock
-from forumbot.runtime import CLOCK_ENV, clock_to_env
-from forumbot.scenario import BOT, GAME_START, PASSWORD, World, build_world, write_config
+from forumbot.game.clock import AcceleratedClock
+from forumbot.game.runtime import CLOCK_ENV, clock_to_env
+from forumbot.demo.scenario import BOT, GAME_START, PASSWORD, World, build_world, write_config
 from forumbot.simulator import Simulator
 
 

@@ -11,10 +11,10 @@ from pathlib import Path
 from click.testing import CliRunner, Result
 
 from forumbot.cli import main
-from forumbot.clock import AcceleratedClock
-from forumbot.demo import Game, setup_game
-from forumbot.runtime import CLOCK_ENV, clock_to_env
-from forumbot.scenario import GAME_START, PASSWORD
+from forumbot.game.clock import AcceleratedClock
+from forumbot.demo.play import Game, setup_game
+from forumbot.game.runtime import CLOCK_ENV, clock_to_env
+from forumbot.demo.scenario import GAME_START, PASSWORD
 from forumbot.simulator import SimClock, Simulator
 
 

@@ -3,7 +3,7 @@
 A *sentence* is three or more English words in a row — not interrupted by Chinese —
 once the things a director types or reads as names are taken out: file paths, URLs,
 TOML keys and tables, options, command names, environment variables, identifiers
-(``running_count``, ``forumbot.agent``), quoted values without spaces, player names,
+(``running_count``, ``forumbot.agent.loop``), quoted values without spaces, player names,
 and a short list of words every director must know (pid, tid, Discuz, HTTP, the log
 levels…). Digits and ASCII punctuation do not end a run: ``no draft #99 in the outbox``
 is one sentence of five words; ``第2日 tally {…}, abstain 1, non-voters 1`` is one of
@@ -36,7 +36,7 @@ _STRIP = [  # what a director types or reads as a name, not as English prose
     r"(?<![\w-])--?[A-Za-z][\w-]*",  # option names
     r"\S*[/\\]\S*",  # paths and time zones: Asia/Shanghai, ../shared
     r"[\w.-]*\.(?:toml|json|html?|txt|bbcode|db|sqlite|log|lock|php|py)\b",  # file names
-    r"\b[A-Za-z]+(?:[_.][A-Za-z0-9]+)+\b",  # identifiers: running_count, forumbot.agent, voter_out
+    r"\b[A-Za-z]+(?:[_.][A-Za-z0-9]+)+\b",  # identifiers: running_count, forumbot.agent.loop, voter_out
     r"'[^'\s]*'|\"[^\"\s]*\"|「[^」]*」",  # quoted values without spaces (what was typed)
     r"\[/?[a-z]+(?:=[^\]]*)?\]",  # BBCode tags
     r"\b[A-Z][a-z]+(?:[A-Z][a-z]+)+\b",  # class names shown as codes: FloodControl, ThreadClosed

@@ -2,7 +2,7 @@
 would record them, a clock the test moves, and the agent's end-of-day steps (final count,
 the director's approval, the result at the deadline) as library calls.
 
-For the director's library (``forumbot.gamelog``) and the agent's state over several
+For the director's library (``forumbot.game.gamelog``) and the agent's state over several
 days; the end-to-end games over HTTP are in ``test_agent_games_over_time.py``.
 """
 
@@ -14,8 +14,8 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-from forumbot.game import count_day, current_state
-from forumbot.runtime import Runtime, open_runtime
+from forumbot.game.state import count_day, current_state
+from forumbot.game.runtime import Runtime, open_runtime
 from forumbot.simulator import SimClock
 from parsers.models import Post, Quote, TimePrecision
 
@@ -106,7 +106,7 @@ class StoreGame:
         return when
 
     def enter(self, spec, when: datetime):
-        from forumbot import gamelog
+        from forumbot.game import gamelog
 
         return gamelog.enter(self.rt, spec, self.at(when))
 
@@ -118,8 +118,8 @@ class StoreGame:
 
     def final(self, day: int, when: datetime):
         """The agent's final count at ``when`` (after the deadline), as it drafts it."""
-        from forumbot import announce
-        from forumbot.agent import final_draft
+        from forumbot.game import announce
+        from forumbot.agent.loop import final_draft
 
         self.at(when)
         existing = final_draft(self.rt.outbox, day)
@@ -133,7 +133,7 @@ class StoreGame:
     def approve_final(self, day: int, when: datetime) -> list[str]:
         """The director approves the day's final count at ``when``; the agent's next pass
         records its result (at the deadline, whatever ``when`` is)."""
-        from forumbot import gamelog
+        from forumbot.game import gamelog
 
         draft = self.final(day, when)
         self.rt.outbox.approve(draft.id, "director", now=self.at(when))

@@ -12,9 +12,9 @@ import tempfile
 from datetime import timedelta
 from pathlib import Path
 
-from forumbot.demo import Game, play, setup_game
-from forumbot.harness import HarnessSimulator, KillOptions, KillRun, run_with_kills
-from forumbot.scenario import GAME_START, PASSWORD, demo_plan
+from forumbot.demo.play import Game, play, setup_game
+from forumbot.demo.harness import HarnessSimulator, KillOptions, KillRun, run_with_kills
+from forumbot.demo.scenario import GAME_START, PASSWORD, demo_plan
 from forumbot.simulator import SimClock
 
 # The same [agent] settings for both runs. A 计票 request stays answerable for 12 game

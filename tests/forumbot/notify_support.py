@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from forumbot.agent import TickReport
-from forumbot.demo import Game, setup_game
-from forumbot.outbox import Draft, DraftKind
-from forumbot.scenario import BOT, DIRECTOR, PASSWORD, at
+from forumbot.agent.loop import TickReport
+from forumbot.demo.play import Game, setup_game
+from forumbot.store.outbox import Draft, DraftKind
+from forumbot.demo.scenario import BOT, DIRECTOR, PASSWORD, at
 from forumbot.simulator import SimClock, Simulator
 from forumbot.simulator.pm import PmMessage
 

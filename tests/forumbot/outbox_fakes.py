@@ -9,8 +9,8 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from forumbot.discuz import ReplyResult
-from forumbot.errors import FloodControl, ForumUnavailable, ThreadClosed, UnavailableReason
-from forumbot.marker import find_marker_in_text
+from forumbot.discuz.errors import FloodControl, ForumUnavailable, ThreadClosed, UnavailableReason
+from forumbot.store.marker import find_marker_in_text
 
 # Fault modes for one reply/edit call.
 OK = "ok"

@@ -1,6 +1,6 @@
 """``forumbot serve`` beside the simulator, over real HTTP, on an accelerated clock: the
 service in this process (a thread) or as a subprocess (``forumbot serve``), its desk on
-a free port, many games on one simulated forum (``forumbot.harness.many``)."""
+a free port, many games on one simulated forum (``forumbot.demo.harness.many``)."""
 
 from __future__ import annotations
 
@@ -15,11 +15,11 @@ from typing import Callable
 
 import httpx
 
-from forumbot.clock import AcceleratedClock
-from forumbot.harness import HarnessSimulator
-from forumbot.harness.many import ManyGames, build_games, write_games
-from forumbot.runtime import CLOCK_ENV, clock_to_env, open_runtime
-from forumbot.scenario import BOT, GAME_START, PASSWORD
+from forumbot.game.clock import AcceleratedClock
+from forumbot.demo.harness import HarnessSimulator
+from forumbot.demo.harness.many import ManyGames, build_games, write_games
+from forumbot.game.runtime import CLOCK_ENV, clock_to_env, open_runtime
+from forumbot.demo.scenario import BOT, GAME_START, PASSWORD
 from forumbot.service import Service, ServiceSettings
 from forumbot.simulator import Simulator
 from tests.forumbot.agent_process import wait_for as _wait_for

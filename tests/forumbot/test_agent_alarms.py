@@ -16,10 +16,10 @@ from datetime import datetime
 
 import pytest
 
-from forumbot.attention import AttentionKind, attention
+from forumbot.game.attention import AttentionKind, attention
 from forumbot.desk import create_app
-from forumbot.outbox import DraftKind, DraftState
-from forumbot.scenario import BOT, PASSWORD, at
+from forumbot.store.outbox import DraftKind, DraftState
+from forumbot.demo.scenario import BOT, PASSWORD, at
 from forumbot.simulator import Fault
 from tests.forumbot.alarm_support import bot_messages, cli, game_on, kinds, login_posts
 from forumbot.demo import play

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import os
 
-from forumbot.demo import play, setup_game
-from forumbot.outbox import DraftKind
-from forumbot.scenario import BOT, PASSWORD, at
+from forumbot.demo.play import play, setup_game
+from forumbot.store.outbox import DraftKind
+from forumbot.demo.scenario import BOT, PASSWORD, at
 
 
 def test_agent_count_requests__rate_limited_and_settled_once(tmp_path):

@@ -14,7 +14,7 @@ from collections import Counter
 
 import pytest
 
-from forumbot.harness import (
+from forumbot.demo.harness import (
     audit_posts,
     compare_tallies,
     lost_votes,
@@ -22,9 +22,9 @@ from forumbot.harness import (
     published_kinds,
     tally_digest,
 )
-from forumbot.outbox import DraftKind, DraftState
-from forumbot.runtime import open_runtime
-from forumbot.scenario import PASSWORD, at, demo_plan
+from forumbot.store.outbox import DraftKind, DraftState
+from forumbot.game.runtime import open_runtime
+from forumbot.demo.scenario import PASSWORD, at, demo_plan
 from tests.forumbot.kill_support import AGENT, crash_run, reference_game
 
 DAYS = [1, 2, 3]

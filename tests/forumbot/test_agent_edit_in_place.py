@@ -7,10 +7,10 @@ import os
 
 import pytest
 
-from forumbot.demo import play, setup_game
-from forumbot.marker import find_marker_in_text
-from forumbot.outbox import DraftKind, DraftState
-from forumbot.scenario import BOT, PASSWORD, at
+from forumbot.demo.play import play, setup_game
+from forumbot.store.marker import find_marker_in_text
+from forumbot.store.outbox import DraftKind, DraftState
+from forumbot.demo.scenario import BOT, PASSWORD, at
 
 
 def test_agent_running_count__edited_in_place_one_post_per_day(tmp_path):

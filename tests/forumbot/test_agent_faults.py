@@ -19,10 +19,10 @@ from typing import Callable
 
 import pytest
 
-from forumbot.agent import Agent, TickReport
+from forumbot.agent.loop import Agent, TickReport
 
 from forumbot.notify import Notifier
-from forumbot.harness import (
+from forumbot.demo.harness import (
     Played,
     setup_plan,
     RandomFaults,
@@ -34,9 +34,9 @@ from forumbot.harness import (
     published_kinds,
     tally_digest,
 )
-from forumbot.outbox import DraftKind, DraftState
-from forumbot.runtime import make_client, open_runtime
-from forumbot.scenario import PASSWORD, at, demo_plan
+from forumbot.store.outbox import DraftKind, DraftState
+from forumbot.game.runtime import make_client, open_runtime
+from forumbot.demo.scenario import PASSWORD, at, demo_plan
 from forumbot.simulator import Fault, SimClock
 
 DAYS = [1, 2, 3]

@@ -14,13 +14,13 @@ from datetime import datetime
 
 import pytest
 
-from forumbot import director
-from forumbot.announce import final_draft
-from forumbot.demo import Game
+from forumbot.game import director
+from forumbot.game.announce import final_draft
+from forumbot.demo.play import Game
 from forumbot.desk import create_app
-from forumbot.marker import find_marker_in_text
-from forumbot.outbox import DraftKind, DraftState
-from forumbot.scenario import at
+from forumbot.store.marker import find_marker_in_text
+from forumbot.store.outbox import DraftKind, DraftState
+from forumbot.demo.scenario import at
 from tests.forumbot.alarm_support import cli, game_on
 
 WAYS = {

@@ -13,11 +13,11 @@ from datetime import datetime
 
 import pytest
 
-from forumbot import director
-from forumbot.demo import Game, setup_game
-from forumbot.marker import find_marker_in_text, strip_marker
-from forumbot.outbox import DraftKind, DraftState
-from forumbot.scenario import BOT, GAME_START, PASSWORD, at
+from forumbot.game import director
+from forumbot.demo.play import Game, setup_game
+from forumbot.store.marker import find_marker_in_text, strip_marker
+from forumbot.store.outbox import DraftKind, DraftState
+from forumbot.demo.scenario import BOT, GAME_START, PASSWORD, at
 from forumbot.simulator import SimClock, Simulator
 
 FLOOD_WAIT = 10.0  # a sleep this long is the flood wait (the throttle's are ~2 s)

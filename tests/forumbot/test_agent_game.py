@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from forumbot import director
-from forumbot.demo import Game, bot_posts, play, setup_game
-from forumbot.outbox import DraftKind, DraftState
-from forumbot.marker import find_marker_in_text
-from forumbot.scenario import BOT, PASSWORD
+from forumbot.game import director
+from forumbot.demo.play import Game, bot_posts, play, setup_game
+from forumbot.store.outbox import DraftKind, DraftState
+from forumbot.store.marker import find_marker_in_text
+from forumbot.demo.scenario import BOT, PASSWORD
 
 
 @pytest.fixture(scope="module")

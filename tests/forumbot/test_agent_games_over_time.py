@@ -16,11 +16,11 @@ import re
 
 import pytest
 
-from forumbot.harness import play_in_process
-from forumbot.harness.checks import audit_posts
-from forumbot.marker import strip_marker
-from forumbot.outbox import DraftKind, DraftState
-from forumbot.scenario import BOT, PASSWORD, PLAYERS, at, dual_plan, s10_plan
+from forumbot.demo.harness import play_in_process
+from forumbot.demo.harness.checks import audit_posts
+from forumbot.store.marker import strip_marker
+from forumbot.store.outbox import DraftKind, DraftState
+from forumbot.demo.scenario import BOT, PASSWORD, PLAYERS, at, dual_plan, s10_plan
 
 
 def _play(plan, tmp_path_factory, name):
@@ -116,7 +116,7 @@ def test_s10_game__announcements(s10):
 
 
 def test_s10_game__state_and_results_in_game_time(s10):
-    from forumbot.game import current_state
+    from forumbot.game.state import current_state
 
     state = current_state(s10.rt.config, s10.rt.store)
     assert not state.is_out("烧卖") and state.idiots_revealed == {"烧卖"}
@@ -166,7 +166,7 @@ def test_dual_game__announcements_say_identity_death_and_out(dual):
 
 
 def test_dual_game__state(dual):
-    from forumbot.game import current_state
+    from forumbot.game.state import current_state
 
     state = current_state(dual.rt.config, dual.rt.store)
     assert [p for p in PLAYERS if state.is_out(p)] == ["汤圆"]

@@ -10,11 +10,11 @@ from datetime import timedelta
 
 import pytest
 
-import forumbot.agent as agent_module
-from forumbot import director
-from forumbot.demo import setup_game
-from forumbot.outbox import DraftKind, DraftState
-from forumbot.scenario import PASSWORD, at
+import forumbot.agent.loop as agent_module
+from forumbot.game import director
+from forumbot.demo.play import setup_game
+from forumbot.store.outbox import DraftKind, DraftState
+from forumbot.demo.scenario import PASSWORD, at
 from forumbot.simulator import SimClock
 
 
@@ -90,7 +90,7 @@ def test_idle_pass__an_edit_is_tallied(game, counted):
 def test_idle_pass__an_event_from_another_connection_is_seen(game, counted, tmp_path):
     """The director's command runs in another process: its write reaches the agent's
     connection as a changed ``data_version``."""
-    from forumbot.runtime import open_runtime
+    from forumbot.game.runtime import open_runtime
 
     settle(game)
     counted.clear()

@@ -10,14 +10,14 @@ import os
 
 import pytest
 
-from forumbot.agent import Agent
+from forumbot.agent.loop import Agent
 
 from forumbot.notify import Notifier
-from forumbot.demo import play, setup_game
-from forumbot.errors import LoginFailed
-from forumbot.outbox import DraftState
-from forumbot.runtime import make_client
-from forumbot.scenario import PASSWORD, at
+from forumbot.demo.play import play, setup_game
+from forumbot.discuz.errors import LoginFailed
+from forumbot.store.outbox import DraftState
+from forumbot.game.runtime import make_client
+from forumbot.demo.scenario import PASSWORD, at
 
 
 @pytest.fixture

@@ -19,15 +19,15 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
-from forumbot import director
-from forumbot.agent import Agent
+from forumbot.game import director
+from forumbot.agent.loop import Agent
 from forumbot.notify import Notifier
-from forumbot.demo import Game, play
-from forumbot.identity import survey
-from forumbot.marker import read_marker
-from forumbot.outbox import DraftKind, DraftState
-from forumbot.runtime import make_client, open_runtime
-from forumbot.scenario import BOT, at
+from forumbot.demo.play import Game, play
+from forumbot.game.provenance import survey
+from forumbot.store.marker import read_marker
+from forumbot.store.outbox import DraftKind, DraftState
+from forumbot.game.runtime import make_client, open_runtime
+from forumbot.demo.scenario import BOT, at
 from forumbot.store import FOREIGN_GAME, STATE_CONFLICT
 from tests.forumbot.alarm_support import cli, game_on
 

@@ -17,12 +17,12 @@ from datetime import datetime
 import httpx
 import pytest
 
-from forumbot.agent import ClientPublisher
+from forumbot.agent.loop import ClientPublisher
 from forumbot.demo import play
 from forumbot.discuz import DiscuzClient
-from forumbot.errors import MessageTooShort
-from forumbot.outbox import DraftKind, DraftState, Outbox, PublishHow
-from forumbot.scenario import BOT, PASSWORD, at
+from forumbot.discuz.errors import MessageTooShort
+from forumbot.store.outbox import DraftKind, DraftState, Outbox, PublishHow
+from forumbot.demo.scenario import BOT, PASSWORD, at
 from forumbot.simulator.model import post_bytes
 from forumbot.store import Store
 from tests.forumbot.alarm_support import cli, game_on

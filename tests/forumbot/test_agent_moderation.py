@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import pytest
 
-from forumbot import director
+from forumbot.game import director
 from forumbot.demo import play
-from forumbot.outbox import DraftKind, DraftState
-from forumbot.scenario import BOT, at
+from forumbot.store.outbox import DraftKind, DraftState
+from forumbot.demo.scenario import BOT, at
 from tests.forumbot.alarm_support import cli, game_on
 
 

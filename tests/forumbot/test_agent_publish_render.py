@@ -10,14 +10,14 @@ from typing import Callable
 
 import pytest
 
-from forumbot import director
-from forumbot.demo import Game, setup_game
-from forumbot.drafting import count_body, counts_only
-from forumbot.game import state_for_day
-from forumbot.marker import find_marker_in_text, strip_marker
-from forumbot.outbox import Draft, DraftKind, DraftState
-from forumbot.scenario import BOT, PASSWORD, at
-from forumbot.views import format_left
+from forumbot.game import director
+from forumbot.demo.play import Game, setup_game
+from forumbot.game.drafting import count_body, counts_only
+from forumbot.game.state import state_for_day
+from forumbot.store.marker import find_marker_in_text, strip_marker
+from forumbot.store.outbox import Draft, DraftKind, DraftState
+from forumbot.demo.scenario import BOT, PASSWORD, at
+from forumbot.game.views import format_left
 
 
 @pytest.fixture(autouse=True)

@@ -8,14 +8,14 @@ import os
 
 import pytest
 
-from forumbot.agent import Agent, TickReport
+from forumbot.agent.loop import Agent, TickReport
 
 from forumbot.notify import Notifier
-from forumbot.demo import play, setup_game
-from forumbot.game import count_day
-from forumbot.outbox import DraftKind
-from forumbot.runtime import make_client
-from forumbot.scenario import PASSWORD, at
+from forumbot.demo.play import play, setup_game
+from forumbot.game.state import count_day
+from forumbot.store.outbox import DraftKind
+from forumbot.game.runtime import make_client
+from forumbot.demo.scenario import PASSWORD, at
 from forumbot.simulator import SimClock
 
 

@@ -8,8 +8,8 @@ import stat
 
 import pytest
 
-from forumbot.runtime import open_runtime
-from forumbot.scenario import PASSWORD
+from forumbot.game.runtime import open_runtime
+from forumbot.demo.scenario import PASSWORD
 from tests.forumbot.kill_support import crash_run
 
 SECRET = PASSWORD.encode()

@@ -20,15 +20,15 @@ from datetime import timedelta
 import pytest
 from click.testing import CliRunner
 
-from forumbot.agent import Agent
+from forumbot.agent.loop import Agent
 
 from forumbot.notify import Notifier
 from forumbot.cli import main
-from forumbot.clock import AcceleratedClock
+from forumbot.game.clock import AcceleratedClock
 from forumbot.discuz.transport import unreachable_bound
-from forumbot.retry import DEFAULT
-from forumbot.runtime import CLOCK_ENV, clock_to_env, make_client, open_runtime
-from forumbot.scenario import GAME_START, PASSWORD, build_world, write_config
+from forumbot.discuz.retry import DEFAULT
+from forumbot.game.runtime import CLOCK_ENV, clock_to_env, make_client, open_runtime
+from forumbot.demo.scenario import GAME_START, PASSWORD, build_world, write_config
 from forumbot.simulator import SimClock, Simulator
 from tests.forumbot.agent_process import live_game, wait_for
 
@@ -141,7 +141,7 @@ def test_dead_forum__run_once_exits_1_within_the_bound_its_help_states(tmp_path,
 
 
 def _agent_record(game):
-    from forumbot.instance import lock_path, probe
+    from forumbot.agent.instance import lock_path, probe
 
     return probe(lock_path(game.database))
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import re
 
-from forumbot import director
-from forumbot.attention import AttentionKind, attention, minute_precision_note
+from forumbot.game import director
+from forumbot.game.attention import AttentionKind, attention, minute_precision_note
 from forumbot.demo import play
-from forumbot.outbox import DraftKind, DraftState
-from forumbot.scenario import at
+from forumbot.store.outbox import DraftKind, DraftState
+from forumbot.demo.scenario import at
 from tests.forumbot.alarm_support import cli, game_on
 
 ASCII_WORD = re.compile(r"[A-Za-z]{4,}")

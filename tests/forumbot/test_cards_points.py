@@ -12,10 +12,10 @@ import pytest
 from click.testing import CliRunner
 
 from forumbot.cli import main
-from forumbot.clock import AcceleratedClock
+from forumbot.game.clock import AcceleratedClock
 from forumbot.desk import create_app
-from forumbot.outbox import DraftKind
-from forumbot.runtime import CLOCK_ENV, clock_to_env, open_runtime
+from forumbot.store.outbox import DraftKind
+from forumbot.game.runtime import CLOCK_ENV, clock_to_env, open_runtime
 from forumbot.simulator import SimClock
 from tests.forumbot.game_support import at, config_text
 

@@ -22,11 +22,11 @@ import pytest
 from click.testing import CliRunner
 
 from forumbot.cli import main
-from forumbot.clock import AcceleratedClock
-from forumbot.runtime import CLOCK_ENV, clock_to_env
-from forumbot.scenario import PASSWORD, PLAYERS, at
+from forumbot.game.clock import AcceleratedClock
+from forumbot.game.runtime import CLOCK_ENV, clock_to_env
+from forumbot.demo.scenario import PASSWORD, PLAYERS, at
 from engine.reasons import Reason
-from forumbot.outbox import DraftState
+from forumbot.store.outbox import DraftState
 from tests.forumbot.chinese_support import english_sentences
 
 
@@ -118,7 +118,7 @@ def played(tmp_path_factory):
     """The demo's game on the simulator (real HTTP) up to day 2 at 21:50, the forum in
     trouble now and then, the director told by PM, with every log line of the agent
     captured: day 2's final count waits for the director."""
-    from forumbot.demo import play, setup_game
+    from forumbot.demo.play import play, setup_game
 
     tmp = tmp_path_factory.mktemp("crawl")
     saved = {k: os.environ.get(k) for k in ("FORUMBOT_PASSWORD", CLOCK_ENV, "FORUMBOT_SERVICE", "FORUMBOT_GAMES",
@@ -150,7 +150,7 @@ def played(tmp_path_factory):
         root.removeHandler(capture)
         root.setLevel(level)
         quiet.setLevel(httpx_level)
-    from forumbot.outbox import DraftState
+    from forumbot.store.outbox import DraftState
 
     published = game.rt.outbox.drafts(DraftState.PUBLISHED)
     waiting = game.rt.outbox.drafts(DraftState.DRAFT)
@@ -398,7 +398,7 @@ def test_crawl__a_failed_login_leaks_no_log_record_onto_the_terminal(tmp_path, c
     import subprocess
     import sys
 
-    from forumbot.demo import setup_game
+    from forumbot.demo.play import setup_game
 
     os.environ["FORUMBOT_PASSWORD"] = PASSWORD
     game = setup_game(tmp_path)

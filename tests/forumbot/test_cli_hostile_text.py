@@ -21,8 +21,8 @@ import pytest
 from click.testing import CliRunner
 
 from forumbot.cli import main
-from forumbot.clock import AcceleratedClock
-from forumbot.runtime import CLOCK_ENV, clock_to_env
+from forumbot.game.clock import AcceleratedClock
+from forumbot.game.runtime import CLOCK_ENV, clock_to_env
 from forumbot.simulator import SimClock, Simulator
 from tests.forumbot.game_support import at, config_text, store_game, vote_tid
 from tests.forumbot.simulator_support import login

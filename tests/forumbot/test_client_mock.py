@@ -11,7 +11,7 @@ import httpx
 import pytest
 
 from forumbot.discuz import DiscuzClient, ReplyResult
-from forumbot.errors import (
+from forumbot.discuz.errors import (
     BadFormHash,
     CaptchaRequired,
     FloodControl,
@@ -25,7 +25,7 @@ from forumbot.errors import (
     ThreadNotFound,
     UserBanned,
 )
-from forumbot.retry import RetryPolicy
+from forumbot.discuz.retry import RetryPolicy
 from tests.forumbot.captured import Router, captured_response
 
 PASSWORD = "Sekr1t-Pa55-x"

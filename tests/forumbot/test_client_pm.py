@@ -16,7 +16,7 @@ import httpx
 import pytest
 
 from forumbot.discuz import PM_SETTLE_SECONDS, DiscuzClient
-from forumbot.errors import (
+from forumbot.discuz.errors import (
     FloodControl,
     ForumUnavailable,
     PmFloodControl,
@@ -24,7 +24,7 @@ from forumbot.errors import (
     RobotForbidden,
     UnknownRecipient,
 )
-from forumbot.retry import RetryPolicy
+from forumbot.discuz.retry import RetryPolicy
 from forumbot.simulator import BEIJING, Fault, SimClock, Simulator
 
 BOT, DIRECTOR, PLAYER = "计票机器人", "导演", "饺子"

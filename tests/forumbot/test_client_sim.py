@@ -15,7 +15,7 @@ import httpx
 import pytest
 
 from forumbot.discuz import DiscuzClient, ThreadCursor
-from forumbot.errors import (
+from forumbot.discuz.errors import (
     AccountNotActivated,
     CaptchaRequired,
     FloodControl,
@@ -31,7 +31,7 @@ from forumbot.errors import (
     ThreadNotFound,
     UserBanned,
 )
-from forumbot.retry import RetryPolicy
+from forumbot.discuz.retry import RetryPolicy
 from forumbot.simulator import BEIJING, Fault, SimClock, Simulator
 
 BOT, BOT_PW = "计票机器人", "bot-pw-Test1234"

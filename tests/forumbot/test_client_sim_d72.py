@@ -13,10 +13,10 @@ from datetime import timedelta
 import httpx
 import pytest
 
-from forumbot.config import load_config
+from forumbot.config.gamefile import load_config
 from forumbot.discuz import DiscuzClient, Generation, ThreadCursor
-from forumbot.errors import LoginBlocked, LoginFailed, SiteClosed
-from forumbot.game import count_day
+from forumbot.discuz.errors import LoginBlocked, LoginFailed, SiteClosed
+from forumbot.game.state import count_day
 from forumbot.store import Store
 from tests.forumbot.simulator_support import START, Forum, make_forum
 

@@ -13,8 +13,8 @@ import httpx
 import pytest
 
 from forumbot.discuz import DiscuzClient
-from forumbot.preflight import Outcome, preflight
-from forumbot.scenario import BOT, DIRECTOR, PASSWORD
+from forumbot.agent.preflight import Outcome, preflight
+from forumbot.demo.scenario import BOT, DIRECTOR, PASSWORD
 from tests.forumbot.alarm_support import cli, game_on, login_posts
 
 GENERATIONS = [("x3", "utf-8"), ("7.2", "utf-8"), ("7.2", "gbk")]

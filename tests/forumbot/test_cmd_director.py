@@ -13,13 +13,13 @@ import os
 import pytest
 from click.testing import CliRunner
 
-from forumbot import director
+from forumbot.game import director
 from forumbot.cli import main
-from forumbot.demo import play, setup_game
-from forumbot.outbox import DraftKind, DraftState
-from forumbot.clock import AcceleratedClock
-from forumbot.runtime import CLOCK_ENV, clock_to_env, open_runtime
-from forumbot.scenario import PASSWORD, at
+from forumbot.demo.play import play, setup_game
+from forumbot.store.outbox import DraftKind, DraftState
+from forumbot.game.clock import AcceleratedClock
+from forumbot.game.runtime import CLOCK_ENV, clock_to_env, open_runtime
+from forumbot.demo.scenario import PASSWORD, at
 
 
 @pytest.fixture(scope="module")
@@ -219,7 +219,7 @@ def test_cmd_idiot__recorded_for_the_following_votes(played):
     assert result.exit_code == 0 and "小笼包 发动【若愚】" in result.output
     rt = open_runtime(config)
     try:
-        from forumbot.game import current_state
+        from forumbot.game.state import current_state
 
         assert "小笼包" in current_state(rt.config, rt.store).idiots_revealed
         assert any(e.actor == "director" and e.action == "event.idiot" for e in rt.store.audit_log())

@@ -11,8 +11,8 @@ import pytest
 from click.testing import CliRunner
 
 from forumbot.cli import main
-from forumbot.runtime import CLOCK_ENV, clock_to_env, open_runtime
-from forumbot.clock import AcceleratedClock
+from forumbot.game.runtime import CLOCK_ENV, clock_to_env, open_runtime
+from forumbot.game.clock import AcceleratedClock
 from tests.forumbot.game_support import at, config_text
 
 
@@ -46,7 +46,7 @@ def invoke(config, *args, input=None):
 
 
 def state(config):
-    from forumbot.game import current_state
+    from forumbot.game.state import current_state
 
     rt = open_runtime(config)
     try:

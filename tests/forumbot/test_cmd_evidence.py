@@ -226,7 +226,7 @@ def test_cmd_evidence__export_says_when_the_live_tally_is_behind(tmp_path):
 def test_cmd_evidence__export_names_what_players_may_not_know_yet(tmp_path):
     """The file carries the whole event log (the recount needs it): the export lists the
     events after the day's deadline and the scapegoat before the file is handed out."""
-    from forumbot.gamelog import EventSpec
+    from forumbot.game.gamelog import EventSpec
     from tests.forumbot.test_evidence import dual_scapegoat_and_voters
 
     g, day, _ = dual_scapegoat_and_voters(tmp_path)

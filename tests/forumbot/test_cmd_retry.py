@@ -5,8 +5,8 @@ it will not when the draft has not failed."""
 from __future__ import annotations
 
 from forumbot.demo import play
-from forumbot.outbox import DraftState
-from forumbot.scenario import at
+from forumbot.store.outbox import DraftState
+from forumbot.demo.scenario import at
 from tests.forumbot.alarm_support import cli, game_on
 
 

@@ -13,9 +13,9 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from forumbot.clock import AcceleratedClock
-from forumbot.runtime import CLOCK_ENV, clock_to_env
-from forumbot.scenario import GAME_START, PASSWORD, build_world, write_config
+from forumbot.game.clock import AcceleratedClock
+from forumbot.game.runtime import CLOCK_ENV, clock_to_env
+from forumbot.demo.scenario import GAME_START, PASSWORD, build_world, write_config
 from forumbot.simulator import Simulator
 from forumbot.store import Store
 

@@ -163,10 +163,10 @@ def test_cmd_tally__honours_events_exactly_as_the_agent_does(tmp_path, x3_dir):
     start: his vote is voter_out); 汤圆 was sent off at 00:25:30, before the deadline: his
     standing change is dropped and 饺子's change to him (00:25:21) counts for no one — valid,
     not counted. The agent, given the same events through the director's library, agrees."""
-    from forumbot import gamelog
-    from forumbot.game import count_day
-    from forumbot.offline import read_posts
-    from forumbot.runtime import open_runtime
+    from forumbot.game import gamelog
+    from forumbot.game.state import count_day
+    from forumbot.agent.offline import read_posts
+    from forumbot.game.runtime import open_runtime
     from forumbot.simulator import SimClock
 
     config = tmp_path / "game.toml"

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from engine.rules import Visibility
-from forumbot.config import ConfigError, load_config, parse_config
+from forumbot.config.gamefile import ConfigError, load_config, parse_config
 from tests.support import REPO
 
 SPEC_EXAMPLE = """
@@ -181,7 +181,7 @@ def test_parse_config__an_unknown_top_level_table_is_an_error_naming_it():
 
 
 def test_register_table__lets_another_part_add_its_own_table():
-    from forumbot import config as module
+    from forumbot.config import gamefile as module
 
     with pytest.raises(ConfigError, match=r"\[webhook\]"):
         parse_config(SPEC_EXAMPLE + '\n[webhook]\nurl = "x"\n')
@@ -193,7 +193,7 @@ def test_register_table__lets_another_part_add_its_own_table():
 
 
 def test_register_table__notify_is_registered_by_the_settings():
-    import forumbot.settings  # noqa: F401 - registers [notify]
+    import forumbot.config.settings  # noqa: F401 - registers [notify]
 
     assert parse_config(SPEC_EXAMPLE + '\n[notify]\nenabled = false\n').raw["notify"] == {"enabled": False}
 

@@ -13,7 +13,7 @@ import pytest
 
 from engine.calendar import DeadlineBy, Lengthen, StartBy
 from engine.events import EventKind
-from forumbot.config import ConfigError, parse_config
+from forumbot.config.gamefile import ConfigError, parse_config
 from tests.forumbot.test_config import SPEC_EXAMPLE
 
 TZ = ZoneInfo("Asia/Shanghai")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from forumbot.config import ConfigError, parse_config
+from forumbot.config.gamefile import ConfigError, parse_config
 
 GAME = """
 [game]

@@ -14,11 +14,11 @@ import httpx
 import pytest
 from lxml import html as lxml_html
 
-from forumbot import demo
-from forumbot.demo import Game, bot_posts, play, setup_game
-from forumbot.marker import find_marker_in_text
-from forumbot.outbox import DraftKind, DraftState
-from forumbot.scenario import BOT, GAME_START, PASSWORD
+from forumbot.demo import play as demo
+from forumbot.demo.play import Game, bot_posts, play, setup_game
+from forumbot.store.marker import find_marker_in_text
+from forumbot.store.outbox import DraftKind, DraftState
+from forumbot.demo.scenario import BOT, GAME_START, PASSWORD
 from forumbot.simulator import SimClock, Simulator
 
 FORUMS = [("x3", "utf-8"), ("7.2", "utf-8"), ("7.2", "gbk")]

@@ -1,5 +1,5 @@
 """The director's desk with Flask's test client: every page renders, every form changes
-the game through ``forumbot.director`` and lands in the audit log, CSRF and login guard
+the game through ``forumbot.game.director`` and lands in the audit log, CSRF and login guard
 the forms, and player-written text is escaped in every page."""
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from click.testing import CliRunner
 
 from forumbot.cli import main as cli
 from forumbot.desk import DeskSecurityError, bbcode_to_html, create_app, is_loopback
-from forumbot.game import current_state
-from forumbot.outbox import DraftKind, DraftState
-from forumbot.runtime import Runtime, open_runtime
+from forumbot.game.state import current_state
+from forumbot.store.outbox import DraftKind, DraftState
+from forumbot.game.runtime import Runtime, open_runtime
 from forumbot.simulator import SimClock
 from forumbot.store.records import ProposalState
 from parsers.models import Post, Quote, TimePrecision
@@ -379,11 +379,11 @@ def test_desk__confirm_page_says_which_drafts_are_redrafted(desk):
     """The seeded final count waits; a change of day 1's result makes it stale."""
     rt = desk.runtime()
     try:
-        from forumbot import announce
+        from forumbot.game import announce
 
         rt.outbox.reject(_draft_id(desk), "director", "换成机器人的", now=desk.clock.now())
         desk.clock.set(START + timedelta(hours=13))
-        from forumbot.game import current_state as cs
+        from forumbot.game.state import current_state as cs
 
         state = cs(rt.config, rt.store)
         tally = director_count(rt, 1)
@@ -396,7 +396,7 @@ def test_desk__confirm_page_says_which_drafts_are_redrafted(desk):
 
 
 def director_count(rt, day):
-    from forumbot.game import count_day
+    from forumbot.game.state import count_day
 
     return count_day(rt.config, rt.store, day).data
 

@@ -15,11 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from forumbot import director
-from forumbot.demo import Game, play, setup_game
+from forumbot.game import director
+from forumbot.demo.play import Game, play, setup_game
 from forumbot.desk import start_desk
-from forumbot.outbox import DraftKind, DraftState
-from forumbot.scenario import BOT, PASSWORD, at
+from forumbot.store.outbox import DraftKind, DraftState
+from forumbot.demo.scenario import BOT, PASSWORD, at
 
 CHROMIUM = Path(os.environ.get("FORUMBOT_CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",

@@ -17,10 +17,11 @@ from urllib.parse import urljoin, urlsplit
 import lxml.html
 import pytest
 
-from forumbot import director, gamelog
+from forumbot.game import director
+from forumbot.game import gamelog
 from forumbot.desk import create_app
-from forumbot.gamelog import EventSpec
-from forumbot.outbox import DraftKind
+from forumbot.game.gamelog import EventSpec
+from forumbot.store.outbox import DraftKind
 from tests.forumbot.game_support import PROGRESS, StoreGame, at, store_game, talk_tid, vote_tid
 from tests.forumbot.outbox_fakes import REFUSE, FakeForum
 
@@ -359,7 +360,7 @@ def test_desk_chinese__library_lines_lose_their_command_hints(raw, said):
 
 def test_desk_chinese__english_refusals_are_translated_and_kept_raw():
     from forumbot.wording import error_zh, forum_error
-    from forumbot.outbox import InvalidTransitionError
+    from forumbot.store.outbox import InvalidTransitionError
 
     said = error_zh(InvalidTransitionError("draft #5 is published; cannot move it to approved"))
     assert said.text == "#5 现在是「已发布」，不能再改为「已批准，等待发出」" and "published" in said.raw

@@ -15,7 +15,7 @@ import time
 import pytest
 
 from forumbot.desk import start_desk
-from forumbot.outbox import DraftKind
+from forumbot.store.outbox import DraftKind
 from tests.forumbot.game_support import at, store_game
 from tests.forumbot.test_desk_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, _need_browser
 from tests.forumbot.test_desk_chinese import PLAYERS

@@ -23,9 +23,9 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from forumbot.demo import EXAMPLE_CONFIG, Game, desk_waits, play, setup_game, start_browser_director
-from forumbot.outbox import DraftKind, DraftState
-from forumbot.scenario import BOT, PASSWORD, at
+from forumbot.demo.play import EXAMPLE_CONFIG, Game, desk_waits, play, setup_game, start_browser_director
+from forumbot.store.outbox import DraftKind, DraftState
+from forumbot.demo.scenario import BOT, PASSWORD, at
 from tests.forumbot.test_desk_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, _need_browser
 
 PHONE = {"width": 390, "height": 844}

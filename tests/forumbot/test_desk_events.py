@@ -20,15 +20,15 @@ import lxml.html
 import pytest
 from click.testing import CliRunner
 
-from forumbot import director
+from forumbot.game import director
 from forumbot.cli import main
-from forumbot.clock import AcceleratedClock
+from forumbot.game.clock import AcceleratedClock
 from forumbot.desk import create_app
 from forumbot.wording import state_zh
-from forumbot.gamelog import EventSpec
-from forumbot.instance import InstanceLock, lock_path
-from forumbot.outbox import DraftKind, DraftState
-from forumbot.runtime import CLOCK_ENV, clock_to_env
+from forumbot.game.gamelog import EventSpec
+from forumbot.agent.instance import InstanceLock, lock_path
+from forumbot.store.outbox import DraftKind, DraftState
+from forumbot.game.runtime import CLOCK_ENV, clock_to_env
 from tests.forumbot.game_support import at, store_game, vote_tid
 from tests.forumbot.test_desk_chinese import PLAYERS, _publish, english, mid_game
 from tests.forumbot.outbox_fakes import FakeForum

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from forumbot.identity import settle_alarms
-from forumbot.marker import make_marker
+from forumbot.game.provenance import settle_alarms
+from forumbot.store.marker import make_marker
 from forumbot.store import STATE_CONFLICT
 from tests.forumbot.test_desk import START, VOTE_TID, Desk, _post, desk  # noqa: F401 - the fixture
 

@@ -13,7 +13,7 @@ import pytest
 from forumbot.discuz import DiscuzClient, ReplyResult, ThreadCursor
 from forumbot.discuz.d72 import build_quote
 from forumbot.discuz.forms import FormPage
-from forumbot.errors import (
+from forumbot.discuz.errors import (
     EditNotAllowed,
     FloodControl,
     LoginBlocked,
@@ -21,7 +21,7 @@ from forumbot.errors import (
     NotLoggedIn,
     UnexpectedPage,
 )
-from forumbot.retry import RetryPolicy
+from forumbot.discuz.retry import RetryPolicy
 from parsers.charset import decode
 from parsers.pages import read_page
 from tests.forumbot.captured72 import (

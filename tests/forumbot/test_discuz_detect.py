@@ -10,7 +10,7 @@ import httpx
 import pytest
 
 from forumbot.discuz import DiscuzClient, Generation, detect_generation
-from forumbot.errors import UnexpectedPage
+from forumbot.discuz.errors import UnexpectedPage
 from parsers.charset import decode
 from tests.forumbot.captured import Router
 from tests.forumbot.captured72 import D72, D72_GBK, Router72

@@ -11,9 +11,9 @@ from datetime import datetime, timedelta, timezone
 import httpx
 import pytest
 
-from forumbot.agent import ClientPublisher
+from forumbot.agent.loop import ClientPublisher
 from forumbot.discuz import DiscuzClient, ReplyResult
-from forumbot.outbox import Outbox
+from forumbot.store.outbox import Outbox
 from forumbot.store import Store
 from tests.forumbot.captured import Router, body_of, exchanges
 

@@ -16,12 +16,12 @@ from datetime import timedelta
 import httpx
 import pytest
 
-from forumbot.clock import AcceleratedClock
+from forumbot.game.clock import AcceleratedClock
 from forumbot.discuz import DiscuzClient
-from forumbot.errors import Interrupted
-from forumbot.retry import RetryPolicy
-from forumbot.runtime import CLOCK_ENV, clock_to_env
-from forumbot.scenario import GAME_START, PASSWORD, build_world, write_config
+from forumbot.discuz.errors import Interrupted
+from forumbot.discuz.retry import RetryPolicy
+from forumbot.game.runtime import CLOCK_ENV, clock_to_env
+from forumbot.demo.scenario import GAME_START, PASSWORD, build_world, write_config
 from forumbot.simulator import Simulator
 
 

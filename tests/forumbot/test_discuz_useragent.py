@@ -7,10 +7,10 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from forumbot.config import ConfigError, parse_config
+from forumbot.config.gamefile import ConfigError, parse_config
 from forumbot.discuz import DEFAULT_USER_AGENT, DiscuzClient, user_agent_problem
 from forumbot.discuz.useragent import MOBILE_WORDS, ROBOT_WORDS
-from forumbot.settings import load_settings
+from forumbot.config.settings import load_settings
 
 GAME = """
 [forum]
@@ -101,7 +101,7 @@ def test_discuz_useragent__empty_or_not_text_is_refused(value):
 
 
 def test_discuz_useragent__runtime_client_sends_the_configured_agent(tmp_path):
-    from forumbot.runtime import make_client, open_runtime
+    from forumbot.game.runtime import make_client, open_runtime
 
     firefox = "Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0"
     config = tmp_path / "game.toml"

@@ -20,8 +20,8 @@ import httpx
 import pytest
 
 from forumbot.discuz import DiscuzClient
-from forumbot.errors import ForumRefused
-from forumbot.responses import classify, page_facts
+from forumbot.discuz.errors import ForumRefused
+from forumbot.discuz.responses import classify, page_facts
 from forumbot.simulator import BEIJING, SimClock, Simulator
 from tests.forumbot.captured import captured_response, exchanges
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from forumbot import errors as e
-from forumbot.responses import ForumReply, ReplyFormat, ReplyKind
+from forumbot.discuz import errors as e
+from forumbot.discuz.responses import ForumReply, ReplyFormat, ReplyKind
 
 
 def refused(key: str | None, message: str = "抱歉", values: dict | None = None) -> ForumReply:

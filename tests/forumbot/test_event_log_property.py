@@ -20,7 +20,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from forumbot.gamelog import EventSpec
+from forumbot.game.gamelog import EventSpec
 from tests.forumbot.game_support import PLAYERS, at, store_game
 
 SAFE = ("饺子", "包子")  # never leave: successors and voters that always stay valid

@@ -2,7 +2,7 @@
 with events — a night out entered late, a retracted event, a corrected one, 若愚 and a
 successor, 双身份's lost identities and scapegoat, aliases, substitutes, a voided post, an
 accelerated day, edits seen and edits first seen already made — as a table and as a
-property. The live count is ``forumbot.game.count_day`` over the store, as the agent
+property. The live count is ``forumbot.game.state.count_day`` over the store, as the agent
 runs it; the recount reads nothing but the file."""
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from forumbot import gamelog
+from forumbot.game import gamelog
 from forumbot.evidence import dumps, export_day, parse, recount, verify
-from forumbot.gamelog import EventSpec
+from forumbot.game.gamelog import EventSpec
 from tests.forumbot.game_support import PLAYERS, StoreGame, at, config_text, store_game, vote_tid
 
 
@@ -237,7 +237,7 @@ def test_evidence__property_recount_equals_the_live_count(game):
 def test_evidence__a_shared_vote_thread_keeps_other_days_posts(tmp_path):
     """One thread for two days: day 1's votes are in day 2's file too (the engine decides
     which belong to the day), and the recount matches."""
-    from forumbot.runtime import open_runtime
+    from forumbot.game.runtime import open_runtime
     from forumbot.simulator import SimClock
 
     path = tmp_path / "game.toml"

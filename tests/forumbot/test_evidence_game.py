@@ -20,8 +20,8 @@ import pytest
 from click.testing import CliRunner
 
 from forumbot.cli import main
-from forumbot.demo import play, setup_game
-from forumbot.scenario import PASSWORD, Action, at, script, vote
+from forumbot.demo.play import play, setup_game
+from forumbot.demo.scenario import PASSWORD, Action, at, script, vote
 from parsers.pages import read_page
 
 LATE_EDIT = "投票对象：月饼\n投票理由：想了想还是月饼"  # the demo's own edit of 烧卖's vote

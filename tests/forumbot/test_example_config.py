@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import tomllib
 
-from forumbot.config import load_config, parse_config
-from forumbot.demo import EXAMPLE_CONFIG
-from forumbot.scenario import DAYS, PLAYERS, THREADS, build_world, config_from, dump_toml, write_config
-from forumbot.settings import load_settings
+from forumbot.config.gamefile import load_config, parse_config
+from forumbot.demo.play import EXAMPLE_CONFIG
+from forumbot.demo.scenario import DAYS, PLAYERS, THREADS, build_world, config_from, dump_toml, write_config
+from forumbot.config.settings import load_settings
 from forumbot.simulator import Simulator
 
 

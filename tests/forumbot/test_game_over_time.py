@@ -12,8 +12,10 @@ import json
 
 import pytest
 
-from forumbot import announce, director, gamelog
-from forumbot.gamelog import DirectorError, EventSpec
+from forumbot.game import announce
+from forumbot.game import director
+from forumbot.game import gamelog
+from forumbot.game.gamelog import DirectorError, EventSpec
 from tests.forumbot.game_support import at, store_game
 
 
@@ -109,7 +111,7 @@ def test_dual__wrongful_death_names_who_votes_next_day(dual):
 def test_dual__acceleration_needs_every_living_player(dual):
     """如所有角色均同意缩短游戏日，游戏日可能缩短。 More than half is not enough."""
     from engine.acceleration import acceleration_requests
-    from forumbot.game import count_day
+    from forumbot.game.state import count_day
 
     for i, who in enumerate(("饺子", "包子", "汤圆", "月饼", "小笼包")):
         dual.progress(2, f"1{i}:00", who, "申请加速")
@@ -169,8 +171,8 @@ def test_s10__an_idiot_voted_out_who_reveals_stays_in(s10, idiot_first):
 
 
 def tally_final_line(g, day: int) -> str:
-    from forumbot.game import count_day
-    from forumbot.views import result_line
+    from forumbot.game.state import count_day
+    from forumbot.game.views import result_line
 
     return result_line(count_day(g.rt.config, g.rt.store, day).data["result"], day) or ""
 
@@ -290,7 +292,7 @@ def test_a_sheriff_killed_at_night_leaves_the_badge_vacant(simple14):
     assert [v["weight"] for v in tally["votes"]] == [1]
     text = announce.announcement_text(simple14.rt, simple14.state(), 2, at(2, "12:00"))
     assert "现任警长" not in text and "警长：空缺（等待原警长 饺子 指定继任者）" in text
-    from forumbot.drafting import count_body
+    from forumbot.game.drafting import count_body
 
     body = count_body(simple14.rt.env, tally, state=simple14.state(), rules=simple14.rt.config.rules,
                       now=at(2, "12:30"), final=False, hide_voters=False)
@@ -460,7 +462,7 @@ def test_a_store_from_before_game_times_keeps_working(tmp_path):
                              "actor": actor, "at": when.isoformat()})
     db.close()
     (tmp_path / "game.toml").write_text(config_text("simple14", database=str(db_path)), encoding="utf-8")
-    from forumbot.runtime import open_runtime
+    from forumbot.game.runtime import open_runtime
     from forumbot.simulator import SimClock
 
     rt = open_runtime(tmp_path / "game.toml", clock=SimClock(start=at(3, "13:00")))

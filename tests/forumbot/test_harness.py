@@ -8,10 +8,10 @@ from datetime import timedelta
 
 import pytest
 
-from forumbot.harness import KillOptions, RandomFaults, kill_schedule
-from forumbot.scenario import demo_plan, long_plan
+from forumbot.demo.harness import KillOptions, RandomFaults, kill_schedule
+from forumbot.demo.scenario import demo_plan, long_plan
 from forumbot.simulator import Fault
-from forumbot.soak import group_errors
+from forumbot.demo.soak import group_errors
 
 
 def test_harness__long_plan_is_seeded():
@@ -89,20 +89,20 @@ def test_harness__soak_groups_log_lines_by_kind():
     log = "\n".join([
         "2026-11-29 18:00:01,001 forumbot.client WARNING retry 2/5 GET forum.php?tid=3 after HTTP 502; waiting 1.8 s",
         "2026-11-29 18:00:02,001 forumbot.client WARNING retry 3/5 GET api/x?tid=9 after HTTP 500; waiting 4.1 s",
-        "2026-11-29 18:00:03,001 forumbot.agent INFO thread 3: 2 new post(s), 0 edited",
-        "2026-11-29 18:00:04,001 forumbot.agent WARNING poll: forum refused: 论坛维护中",
+        "2026-11-29 18:00:03,001 forumbot.agent.loop INFO thread 3: 2 new post(s), 0 edited",
+        "2026-11-29 18:00:04,001 forumbot.agent.loop WARNING poll: forum refused: 论坛维护中",
         "Traceback (most recent call last):",
     ])
     groups = group_errors(log)
     assert groups == {
         "WARNING forumbot.client: retry N/N GET … after HTTP N; waiting N s": 2,
-        "WARNING forumbot.agent: poll: forum refused: 论坛维护中": 1,
+        "WARNING forumbot.agent.loop: poll: forum refused: 论坛维护中": 1,
         "Traceback": 1,
     }
 
 
 def test_driver_gate__holds_an_action_and_everything_after_it():
-    from forumbot.scenario import Driver, World, at, build_world, script
+    from forumbot.demo.scenario import Driver, World, at, build_world, script
     from forumbot.simulator import Simulator
 
     world = build_world(Simulator())

@@ -1,4 +1,4 @@
-"""Issue 18 #5, the rules (``forumbot.identity``) on a store without a forum: whose is each
+"""Issue 18 #5, the rules (``forumbot.game.provenance``) on a store without a forum: whose is each
 marked post of the bot in the game's threads, what each origin stops, and what adopting
 and marking a copy do. The same over HTTP with whole games: test_agent_lost_state.py."""
 
@@ -8,13 +8,13 @@ from datetime import datetime
 
 import pytest
 
-from forumbot import announce
-from forumbot.director import DirectorError
-from forumbot.config import game_key
-from forumbot.identity import Origin, settle_alarms, survey
-from forumbot.takeover import adopt, mark_copy, posted_elsewhere
-from forumbot.marker import add_marker, game_hash, make_marker
-from forumbot.outbox import DraftKind, DraftState, Outbox, PublishHow
+from forumbot.game import announce
+from forumbot.game.director import DirectorError
+from forumbot.config.gamefile import game_key
+from forumbot.game.provenance import Origin, settle_alarms, survey
+from forumbot.game.takeover import adopt, mark_copy, posted_elsewhere
+from forumbot.store.marker import add_marker, game_hash, make_marker
+from forumbot.store.outbox import DraftKind, DraftState, Outbox, PublishHow
 from forumbot.store import FOREIGN_GAME, STATE_CONFLICT
 from tests.forumbot.game_support import PROGRESS, at, store_game, talk_tid, vote_tid
 from tests.forumbot.outbox_fakes import FakeForum

@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from forumbot.instance import InstanceBusy, InstanceError, InstanceLock, lock_path, probe, status_lines
+from forumbot.agent.instance import InstanceBusy, InstanceError, InstanceLock, lock_path, probe, status_lines
 from tests.forumbot.agent_process import live_game, stop, wait_for
 
 
@@ -64,7 +64,7 @@ def test_instance__a_refusal_waits_to_name_a_holder_that_has_not_written_yet(tmp
 def test_instance__released_when_the_holder_is_killed(tmp_path):
     path = lock_path(tmp_path / "game.sqlite")
     holder = subprocess.Popen(
-        [sys.executable, "-c", "import sys, time; from forumbot.instance import InstanceLock;"
+        [sys.executable, "-c", "import sys, time; from forumbot.agent.instance import InstanceLock;"
          f"InstanceLock.acquire({str(path)!r}); print('held', flush=True); time.sleep(60)"],
         stdout=subprocess.PIPE, text=True)
     try:

@@ -13,10 +13,10 @@ import pytest
 
 from engine.acceleration import is_request
 from engine.activity import ProposalKind, propose_cards
-from forumbot import director
-from forumbot.agent import Agent, TickReport, final_draft
+from forumbot.game import director
+from forumbot.agent.loop import Agent, TickReport, final_draft
 from forumbot.notify import Notifier
-from forumbot.game import ballots_for, count_day, current_state
+from forumbot.game.state import ballots_for, count_day, current_state
 from tests.forumbot.game_support import at, store_game, talk_tid, vote_tid
 
 

@@ -15,12 +15,12 @@ from datetime import timedelta
 import pytest
 from click.testing import CliRunner
 
-from forumbot import director
+from forumbot.game import director
 from forumbot.cli import main as cli
-from forumbot.clock import AcceleratedClock
-from forumbot.outbox import DraftKind, DraftState
-from forumbot.runtime import CLOCK_ENV, clock_to_env
-from forumbot.scenario import at
+from forumbot.game.clock import AcceleratedClock
+from forumbot.store.outbox import DraftKind, DraftState
+from forumbot.game.runtime import CLOCK_ENV, clock_to_env
+from forumbot.demo.scenario import at
 from tests.forumbot.notify_support import notify_game
 
 

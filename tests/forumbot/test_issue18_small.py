@@ -16,9 +16,9 @@ import pytest
 from click.testing import CliRunner
 
 from forumbot.cli import main
-from forumbot.clock import AcceleratedClock
+from forumbot.game.clock import AcceleratedClock
 from forumbot.desk import create_app
-from forumbot.runtime import CLOCK_ENV, clock_to_env, open_runtime
+from forumbot.game.runtime import CLOCK_ENV, clock_to_env, open_runtime
 from forumbot.simulator import SimClock, Simulator
 from tests.forumbot.game_support import PLAYERS, at, config_text, store_game, vote_tid
 from tests.support import REPO
@@ -62,8 +62,8 @@ def test_preview__names_the_new_sheriff_once(tmp_path):
 
 
 def test_running_count__after_the_deadline_says_closed_not_time_left(tmp_path):
-    from forumbot.drafting import count_body
-    from forumbot.game import count_day
+    from forumbot.game.drafting import count_body
+    from forumbot.game.state import count_day
 
     g = store_game(tmp_path, "simple14")
     try:
@@ -109,7 +109,7 @@ def test_desk_tally__total_is_labelled_total_votes(tmp_path, monkeypatch):
 
 
 def test_dual_night_prompt__asks_for_identity_deaths_not_outs(tmp_path, monkeypatch):
-    from forumbot.notify.commands import parse
+    from parsers.commands import parse
     from forumbot.notify.tell import current_matters, hints
 
     monkeypatch.delenv("FORUMBOT_DESK_TOKEN", raising=False)
@@ -151,7 +151,7 @@ def test_night_prompt__other_rule_sets_still_ask_for_outs(tmp_path):
 
 
 def test_quiet_hours__off_unless_set_and_the_readme_says_so(tmp_path):
-    from forumbot.settings import load_settings
+    from forumbot.config.settings import load_settings
 
     g = store_game(tmp_path, "simple14", extra='[notify]\nenabled = true\ndirector_uid = 1\n')
     try:
@@ -231,8 +231,8 @@ def test_session__two_paths_to_one_cookie_file_are_one_setting(tmp_path, caplog,
 
 
 def test_status_all__a_finished_game_is_not_a_game_to_see_to(tmp_path, monkeypatch):
-    from forumbot import ending
-    from forumbot.instance import InstanceLock, lock_path
+    from forumbot.game import ending
+    from forumbot.agent.instance import InstanceLock, lock_path
 
     folder = tmp_path / "games"
     folder.mkdir()

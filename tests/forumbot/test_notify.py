@@ -11,11 +11,11 @@ from datetime import timedelta
 
 import pytest
 
-from forumbot import director
-from forumbot.config import parse_config
-from forumbot.outbox import DraftKind, DraftState
-from forumbot.scenario import BOT, DIRECTOR, at
-from forumbot.settings import load_settings
+from forumbot.game import director
+from forumbot.config.gamefile import parse_config
+from forumbot.store.outbox import DraftKind, DraftState
+from forumbot.demo.scenario import BOT, DIRECTOR, at
+from forumbot.config.settings import load_settings
 from forumbot.simulator import Fault
 from tests.forumbot.game_support import config_text
 from tests.forumbot.notify_support import NotifyGame, body, head, notify_game
@@ -334,7 +334,7 @@ def test_notify__on_by_default_in_a_real_config_off_in_the_demo_config(tmp_path)
     ("short_name = 2", "[notify].short_name: 应为游戏的简称"),
 ])
 def test_notify__bad_settings_name_the_key(table, message):
-    from forumbot.config import ConfigError
+    from forumbot.config.gamefile import ConfigError
 
     with pytest.raises(ConfigError) as info:
         load_settings(parse_config(config_text("simple14") + f"\n[notify]\n{table}\n"))
@@ -430,9 +430,9 @@ def test_notify__a_failed_post_is_told_with_its_alarm_and_resent_by_pm(ng):
 
 
 def test_notify__the_example_config_has_it_on_and_the_demos_copy_off(tmp_path):
-    from forumbot.config import load_config
-    from forumbot.demo import EXAMPLE_CONFIG
-    from forumbot.scenario import config_from
+    from forumbot.config.gamefile import load_config
+    from forumbot.demo.play import EXAMPLE_CONFIG
+    from forumbot.demo.scenario import config_from
 
     assert load_settings(load_config(EXAMPLE_CONFIG)).notify.enabled
     copy = config_from(EXAMPLE_CONFIG, tmp_path / "g.toml", "http://127.0.0.1:9/", tmp_path / "g.sqlite")
@@ -501,8 +501,8 @@ def test_serve_log__a_released_post_says_so_not_none(tmp_path, caplog):
     import logging
     from types import SimpleNamespace
 
-    from forumbot.agent import TickReport
-    from forumbot.outbox import PublishHow, PublishOutcome
+    from forumbot.agent.loop import TickReport
+    from forumbot.store.outbox import PublishHow, PublishOutcome
     from forumbot.service.runner import log_events
 
     ng = notify_game(tmp_path, "x3", start=at(1, "12:00"))
@@ -543,7 +543,7 @@ def test_notify__a_pm_sent_with_the_old_marker_line_is_still_found(tmp_path):
         assert box.get(row.id).state == "sent" and box.get(row.id).pmid == pmid
         assert len(ng.bot_pms()) == before
         # and the director's reply quoting it is not read as commands from the old line
-        from forumbot.notify.commands import parse
+        from parsers.commands import parse
 
         assert parse(f"> x\n{old}\n状态") and all(c.text == "状态" for c in parse(f"{old}\n状态"))
     finally:

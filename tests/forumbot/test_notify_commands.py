@@ -1,4 +1,4 @@
-"""The director's PM text read as commands (``forumbot.notify.commands``): what people type
+"""The director's PM text read as commands (``parsers.commands``): what people type
 — full-width, spaces or none, 批准#12, several commands in one message, a quoted earlier PM
 — and the splitting of a long text into PMs (``forumbot.notify.pmbox.split_text``)."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from forumbot.notify.commands import Verb, clean, parse
+from parsers.commands import Verb, clean, parse
 from forumbot.notify.pmbox import split_text
 
 
@@ -98,7 +98,7 @@ GAMES = {"第一局": "第一局", "一局": "第一局", "第二局": "第二�
     ("状态", None), ("第二局的事 状态", None),  # a name must be followed by a command
 ])
 def test_commands__a_game_named_before_the_command(text, game):
-    from forumbot.notify.commands import game_key
+    from parsers.commands import game_key
 
     [c] = parse(text, games={game_key(k): v for k, v in GAMES.items()})
     assert c.game == game
@@ -113,13 +113,13 @@ def test_commands__a_line_with_only_a_games_name_names_the_lines_after_it():
 @pytest.mark.parametrize("name, ok", [("二局", True), ("B局", True), ("状态局", False), ("12", False), ("K7M3", False),
                                       ("【二】", False), ("", False)])
 def test_commands__a_short_name_the_director_can_type(name, ok):
-    from forumbot.notify.commands import name_problem
+    from parsers.commands import name_problem
 
     assert (name_problem(name) is None) is ok
 
 
 def _route(text: str, owners: dict[str, set[str]]):
-    from forumbot.notify.commands import game_key
+    from parsers.commands import game_key
     from forumbot.notify.routing import Choice, route
 
     games = [Choice(g, (), lambda code, g=g: code in owners[g]) for g in owners]

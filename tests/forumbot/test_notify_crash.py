@@ -17,9 +17,9 @@ import signal
 
 import pytest
 
-from forumbot.outbox import DraftKind
-from forumbot.runtime import open_runtime
-from forumbot.scenario import BOT, DIRECTOR
+from forumbot.store.outbox import DraftKind
+from forumbot.game.runtime import open_runtime
+from forumbot.demo.scenario import BOT, DIRECTOR
 from forumbot.simulator import Fault
 from tests.forumbot.agent_process import live_game, stop, wait_for
 

@@ -15,11 +15,11 @@ from datetime import timedelta
 
 import pytest
 
-from forumbot import demo
-from forumbot.demo import PmDirector, bot_posts, play_by_pm, pm_director, setup_game
-from forumbot.marker import find_marker_in_text
-from forumbot.outbox import DraftKind, DraftState, Policy
-from forumbot.scenario import BOT, DIRECTOR, GAME_START, PASSWORD
+from forumbot.demo import play as demo
+from forumbot.demo.play import PmDirector, bot_posts, play_by_pm, pm_director, setup_game
+from forumbot.store.marker import find_marker_in_text
+from forumbot.store.outbox import DraftKind, DraftState, Policy
+from forumbot.demo.scenario import BOT, DIRECTOR, GAME_START, PASSWORD
 from forumbot.simulator import SimClock, Simulator
 from forumbot.store import EventKind
 from tests.forumbot.notify_support import body

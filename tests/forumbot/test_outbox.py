@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from forumbot.discuz import ReplyResult
-from forumbot.marker import find_marker_in_text
+from forumbot.store.marker import find_marker_in_text
 from forumbot.wording import draft_state_zh
-from forumbot.outbox import (
+from forumbot.store.outbox import (
     DraftKind,
     DraftState,
     InvalidTransitionError,

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from forumbot.discuz import ReplyResult
-from forumbot.outbox import DraftState, InvalidTransitionError, Outbox, PublisherBusyError
+from forumbot.store.outbox import DraftState, InvalidTransitionError, Outbox, PublisherBusyError
 from forumbot.store import Store
 from tests.forumbot.outbox_fakes import FakeForum
 

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from forumbot.outbox import DraftState, Outbox
+from forumbot.store.outbox import DraftState, Outbox
 from forumbot.store import Store
 from tests.forumbot.outbox_fakes import OK, RAISE_BEFORE_STORE, STORE_THEN_RAISE, FakeForum
 

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from forumbot.marker import (
+from forumbot.store.marker import (
     KIND_LETTERS,
     Marker,
     add_marker,
@@ -13,7 +13,7 @@ from forumbot.marker import (
     read_marker,
     strip_marker,
 )
-from forumbot.outbox import DraftKind
+from forumbot.store.outbox import DraftKind
 
 MARKER = "3fa9c1-7e21d0-17-f1"
 LEGACY = "fb-3fa9c1-17-0b5e2d"  # the form before schema 9, on forums of games already running
@@ -106,7 +106,7 @@ def test_outbox_marker__refuses_a_bad_marker() -> None:
 
 @pytest.mark.parametrize("charset", ["utf-8", "gbk"])
 def test_outbox_marker__the_line_alone_passes_discuz_minimum_post_size(charset: str) -> None:
-    from forumbot.preflight import SHORTEST_BOT_POST
+    from forumbot.agent.preflight import SHORTEST_BOT_POST
     from forumbot.simulator.model import post_bytes
 
     shortest = add_marker("好", make_marker(game="000000", state="000000", draft_id=1, kind="card_notice", day=None))

@@ -11,10 +11,10 @@ from datetime import datetime
 import httpx
 import pytest
 
-from forumbot.agent import ClientPublisher
+from forumbot.agent.loop import ClientPublisher
 from forumbot.discuz import DiscuzClient, ThreadCursor
-from forumbot.marker import game_hash, read_marker
-from forumbot.outbox import DraftKind, DraftState, Outbox, PublishHow
+from forumbot.store.marker import game_hash, read_marker
+from forumbot.store.outbox import DraftKind, DraftState, Outbox, PublishHow
 from forumbot.store import Store
 from tests.forumbot.simulator_support import make_forum
 

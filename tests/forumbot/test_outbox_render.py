@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from forumbot.errors import EditNotAllowed, PostNotFound
-from forumbot.marker import find_marker_in_text, strip_marker
-from forumbot.outbox import DraftState, Outbox, PublishHow, Refresh
+from forumbot.discuz.errors import EditNotAllowed, PostNotFound
+from forumbot.store.marker import find_marker_in_text, strip_marker
+from forumbot.store.outbox import DraftState, Outbox, PublishHow, Refresh
 from forumbot.store import Store
 from tests.forumbot.outbox_fakes import FakeForum
 

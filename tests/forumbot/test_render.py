@@ -8,8 +8,8 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from forumbot.render import BBCode, bb_escape, make_environment, render
-from forumbot.views import AnnouncementView, CardLine, OutLine, count_view, format_left
+from forumbot.game.render import BBCode, bb_escape, make_environment, render
+from forumbot.game.views import AnnouncementView, CardLine, OutLine, count_view, format_left
 
 TZ = ZoneInfo("Asia/Shanghai")
 DEADLINE = datetime(2026, 11, 30, 21, 30, tzinfo=TZ)
@@ -170,7 +170,7 @@ def test_running_count__voter_links_are_absolute_in_the_generations_scheme(gener
 
 
 def test_use_generation__and_use_base_url_change_the_links_of_an_environment():
-    from forumbot.render import use_base_url, use_generation
+    from forumbot.game.render import use_base_url, use_generation
 
     env = make_environment()
     use_base_url(env, "http://bbs.example.com")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from forumbot.responses import ReplyKind, classify, key_for_text
+from forumbot.discuz.responses import ReplyKind, classify, key_for_text
 from tests.forumbot.captured import captured_response, exchanges
 
 S, R, U, P, D = ReplyKind.SUCCESS, ReplyKind.REFUSED, ReplyKind.UNAVAILABLE, ReplyKind.PAGE, ReplyKind.REDIRECT

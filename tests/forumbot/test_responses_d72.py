@@ -7,14 +7,14 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from forumbot.errors import (
+from forumbot.discuz.errors import (
     EditNotAllowed,
     FloodControl,
     LoginFailed,
     NotLoggedIn,
     refusal_for,
 )
-from forumbot.responses import ReplyKind, classify, key_for_text
+from forumbot.discuz.responses import ReplyKind, classify, key_for_text
 from tests.forumbot.captured72 import D72, D72_GBK, exchanges72, response72
 
 S, R, P, D = ReplyKind.SUCCESS, ReplyKind.REFUSED, ReplyKind.PAGE, ReplyKind.REDIRECT

@@ -8,14 +8,14 @@ import json
 import httpx
 import pytest
 
-from forumbot.errors import (
+from forumbot.discuz.errors import (
     MessageEmpty,
     PmFloodControl,
     RobotForbidden,
     UnknownRecipient,
     refusal_for,
 )
-from forumbot.responses import ReplyKind, classify
+from forumbot.discuz.responses import ReplyKind, classify
 from tests.support import fixture_dir
 
 pytestmark = pytest.mark.fixtures
@@ -67,7 +67,7 @@ def test_pm_answers_classify(gen: str, n: int) -> None:
 
 
 def test_empty_pm_is_message_empty() -> None:
-    from forumbot.responses import key_for_text
+    from forumbot.discuz.responses import key_for_text
     assert refusal_for(classify(httpx.Response(
         200, text="<?xml version=\"1.0\" encoding=\"utf-8\"?><root><![CDATA[抱歉，不能发送空消息]]></root>",
         headers={"content-type": "text/xml"}, request=httpx.Request("POST", "http://x/home.php"))

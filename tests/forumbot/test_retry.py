@@ -8,8 +8,8 @@ import random
 import httpx
 import pytest
 
-from forumbot.errors import ForumUnavailable, ThreadClosed, UnavailableReason
-from forumbot.retry import RetryPolicy, call_with_retry
+from forumbot.discuz.errors import ForumUnavailable, ThreadClosed, UnavailableReason
+from forumbot.discuz.retry import RetryPolicy, call_with_retry
 
 
 def unavailable(sent: bool = True) -> ForumUnavailable:

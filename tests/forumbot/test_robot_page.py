@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from forumbot.cli import main
 from forumbot.discuz import DiscuzClient
-from forumbot.errors import RobotPage, UnexpectedPage
+from forumbot.discuz.errors import RobotPage, UnexpectedPage
 from parsers.errors import PageParseError, RobotPageError
 from parsers.pages import read_page
 from tests.forumbot.test_cmd_tally import CONFIG

@@ -10,8 +10,8 @@ import os
 
 import pytest
 
-from forumbot.config import ConfigError
-from forumbot.secrets import PasswordSource, SecretError
+from forumbot.config.gamefile import ConfigError
+from forumbot.config.secrets import PasswordSource, SecretError
 from forumbot.service import ServiceSettings
 
 

@@ -12,7 +12,7 @@ import signal
 import httpx
 import pytest
 
-from forumbot.config import ConfigError
+from forumbot.config.gamefile import ConfigError
 from forumbot.service.scanner import scan
 from forumbot.service.settings import load_service
 from tests.forumbot.service_support import served, wait_for
@@ -118,7 +118,7 @@ def test_service_cli__the_password_from_a_systemd_credential(tmp_path):
     mask systemd's credential files show) — the service logs in once and posts."""
     import os
 
-    from forumbot.scenario import PASSWORD
+    from forumbot.demo.scenario import PASSWORD
 
     s = served(tmp_path, 2, names=["甲", "乙"])
     credentials = tmp_path / "credentials"

@@ -15,8 +15,8 @@ from datetime import timedelta
 
 import pytest
 
-from forumbot.harness import audit_posts, published_kinds
-from forumbot.outbox import DraftKind, DraftState
+from forumbot.demo.harness import audit_posts, published_kinds
+from forumbot.store.outbox import DraftKind, DraftState
 from tests.forumbot.service_support import served, wait_for
 
 GAMES = 4

@@ -12,7 +12,7 @@ import pytest
 from werkzeug.test import Client
 
 from forumbot.desk.service import ServiceDesk
-from forumbot.outbox import DraftKind, DraftState
+from forumbot.store.outbox import DraftKind, DraftState
 from forumbot.service.runner import ServiceView
 from forumbot.service.summary import GameSummary
 from forumbot.simulator import SimClock

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import re
 
-from forumbot.outbox import DraftKind, DraftState
-from forumbot.scenario import BOT
+from forumbot.store.outbox import DraftKind, DraftState
+from forumbot.demo.scenario import BOT
 from tests.forumbot.notify_support import body, head
 from tests.forumbot.service_support import AGENT, served, wait_for
 

@@ -12,7 +12,7 @@ import shutil
 
 import pytest
 
-from forumbot.outbox import DraftKind, DraftState
+from forumbot.store.outbox import DraftKind, DraftState
 from tests.forumbot.service_support import AGENT, bot_times, gaps, served, wait_for
 
 
@@ -94,7 +94,7 @@ def test_service__broken_config_and_a_gone_thread_are_that_games_problem(tmp_pat
 
 def _config_for(s, name: str) -> str:
     """The game's good config (written aside, then read: the folder sees one change)."""
-    from forumbot.scenario import write_config
+    from forumbot.demo.scenario import write_config
     from tests.forumbot.service_support import AGENT
 
     game = s.game(name)
@@ -121,7 +121,7 @@ def test_service__games_added_and_removed_while_it_runs(tmp_path):
         # removed: no longer run or listed; its database stays and its lock is let go
         (s.folder / "二.toml").unlink()
         wait_for(lambda: s.summary("二") is None, timeout=30)
-        from forumbot.instance import lock_path, probe
+        from forumbot.agent.instance import lock_path, probe
 
         assert probe(lock_path(s.game("二").database)).running is False
         before = len(s.sim.requests)
@@ -138,7 +138,7 @@ def test_service__games_added_and_removed_while_it_runs(tmp_path):
 def test_service__idle_passes_do_not_retally(tmp_path, monkeypatch):
     """Once every game is read and counted, passes over unchanged threads cost their
     requests and no tally; a new vote is tallied in its game only."""
-    import forumbot.agent as agent_module
+    import forumbot.agent.loop as agent_module
 
     calls: list[str] = []
     real = agent_module.count_day
@@ -168,7 +168,7 @@ def test_service__idle_passes_do_not_retally(tmp_path, monkeypatch):
 
 
 def _bot_pms(s, game) -> list:
-    from forumbot.scenario import BOT
+    from forumbot.demo.scenario import BOT
 
     bot = s.sim.data.user(BOT).uid
     return [m for m in s.sim.pms_between(BOT, game.director) if m.fromuid == bot]
@@ -193,7 +193,7 @@ def test_service__director_by_pm_in_two_games_one_session_no_flood_refusal(tmp_p
     shared session (one login) and keep the flood clock with the posts — on X3.5 a PM
     within 15 s of a post is refused (两次发送短消息太快): the forum refuses none. Nor does
     a PM hold the scheduler (every game) while the clock runs: it waits in its queue."""
-    from forumbot.scenario import BOT
+    from forumbot.demo.scenario import BOT
     from forumbot.service.pool import Session
 
     held: list[float] = []

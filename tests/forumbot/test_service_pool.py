@@ -8,9 +8,9 @@ from datetime import timedelta
 
 import pytest
 
-from forumbot.config import ConfigError
-from forumbot.errors import FloodControl
-from forumbot.runtime import make_client, open_runtime
+from forumbot.config.gamefile import ConfigError
+from forumbot.discuz.errors import FloodControl
+from forumbot.game.runtime import make_client, open_runtime
 from forumbot.service.pool import SessionPool
 from forumbot.simulator import SimClock
 from tests.forumbot.game_support import at, config_text

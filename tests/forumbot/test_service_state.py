@@ -7,14 +7,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from forumbot.marker import read_marker
+from forumbot.store.marker import read_marker
 from forumbot.store import STATE_CONFLICT
 from tests.forumbot.service_support import served, wait_for
 
 
 def _alarm(s, config: Path):
     """The game's state-conflict alarm (None before the service created its state)."""
-    from forumbot.runtime import open_runtime
+    from forumbot.game.runtime import open_runtime
 
     if not Path(_database(config)).exists():
         return None
@@ -26,8 +26,8 @@ def _alarm(s, config: Path):
 
 
 def _database(config: Path) -> Path:
-    from forumbot.config import load_config
-    from forumbot.settings import load_settings
+    from forumbot.config.gamefile import load_config
+    from forumbot.config.settings import load_settings
 
     return load_settings(load_config(config)).agent.database
 

@@ -12,7 +12,7 @@ import httpx
 import pytest
 
 from forumbot.discuz import DiscuzClient
-from forumbot.session import CookieStore, auth_cookie
+from forumbot.discuz.session import CookieStore, auth_cookie
 
 
 def jar_with_login() -> httpx.Cookies:

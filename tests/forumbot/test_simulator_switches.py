@@ -203,7 +203,7 @@ def test_always__login_lock_out_after_five_failures(any_forum: Forum, client: ht
 
 
 def test_switches__script_and_harness_take_them() -> None:
-    from forumbot.harness import HarnessSimulator
+    from forumbot.demo.harness import HarnessSimulator
     from forumbot.simulator import SimClock
     from forumbot.simulator.script import apply_script
 

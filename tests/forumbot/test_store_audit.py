@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from forumbot.outbox import Outbox
+from forumbot.store.outbox import Outbox
 from forumbot.store import REDACTED, SecretKeyError, Store, is_secret_key
 
 CST = timezone(timedelta(hours=8))

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 import sqlite_utils
 
-from forumbot.outbox import Outbox
+from forumbot.store.outbox import Outbox
 from forumbot.store import SCHEMA_VERSION, SchemaTooNewError, Store, migrate, schema_version
 
 CST = timezone(timedelta(hours=8))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from forumbot.throttle import Throttle
+from forumbot.discuz.throttle import Throttle
 
 
 class FakeClock:
