@@ -280,3 +280,11 @@ def status_lines(database: str | Path) -> list[str]:
 
 __all__ = ["Holder", "InstanceBusy", "InstanceError", "InstanceLock", "LOCK_SUFFIX", "lock_path", "probe",
            "status_lines"]
+
+
+def hold_game(rt):
+    """The game's single-instance lock for an agent on ``rt`` (``InstanceBusy``, a
+    one-line refusal naming the holder, when another agent runs this game). Here, not in
+    the CLI, so the harness's agents take the lock as ``forumbot run`` does without
+    importing the CLI."""
+    return InstanceLock.acquire(lock_path(rt.settings.agent.database), role="agent", since=rt.clock.now())

@@ -12,18 +12,11 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from forumbot.commands._common import config_option, friendly, runtime
 from forumbot.commands._console import terminal
 from forumbot.commands.desk import desk_options, start_desk_for_run
+from forumbot.agent.instance import hold_game
 from forumbot.agent.journal import setup_logging
 from forumbot.wording import RULESET_ZH
 
 log = logging.getLogger("forumbot")
-
-def hold_game(rt):
-    """The game's single-instance lock for an agent on ``rt`` (``InstanceBusy``, a
-    one-line refusal naming the holder, when another agent runs this game)."""
-    from forumbot.agent.instance import InstanceLock, lock_path
-
-    return InstanceLock.acquire(lock_path(rt.settings.agent.database), role="agent", since=rt.clock.now())
-
 
 @click.command("run")
 @config_option

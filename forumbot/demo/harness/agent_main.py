@@ -18,7 +18,7 @@ import httpx
 from forumbot.agent.loop import Agent
 
 from forumbot.notify import Notifier
-from forumbot.commands.run import hold_game
+from forumbot.agent.instance import hold_game
 from forumbot.agent.journal import setup_logging
 from forumbot.agent.health import Health
 from forumbot.game.runtime import make_client, open_runtime
