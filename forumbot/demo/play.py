@@ -59,7 +59,7 @@ class Game:
         self.rt.close()
 
 
-EXAMPLE_CONFIG = Path(__file__).resolve().parents[1] / "config.toml"
+EXAMPLE_CONFIG = Path(__file__).resolve().parents[2] / "config.toml"
 
 
 def setup_game(workdir: Path, *, clock: SimClock | None = None, sim: Simulator | None = None,

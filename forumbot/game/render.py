@@ -14,7 +14,7 @@ from typing import Any
 
 import jinja2
 
-DEFAULT_TEMPLATE_DIR = Path(__file__).resolve().parents[1] / "templates"
+DEFAULT_TEMPLATE_DIR = Path(__file__).resolve().parents[2] / "templates"
 
 # Discuz's dhtmlspecialchars keeps numeric entities of 3–5 digits (&#091;), so a bracket
 # written as an entity reaches the page as a bracket but is never seen by the BBCode

@@ -22,7 +22,7 @@ from forumbot.store.outbox import DraftKind, DraftState
 from forumbot.demo.scenario import BOT, PASSWORD, at
 from forumbot.simulator import Fault
 from tests.forumbot.alarm_support import bot_messages, cli, game_on, kinds, login_posts
-from forumbot.demo import play
+from forumbot.demo.play import play
 
 
 @pytest.fixture(autouse=True)

@@ -18,7 +18,7 @@ import httpx
 import pytest
 
 from forumbot.agent.loop import ClientPublisher
-from forumbot.demo import play
+from forumbot.demo.play import play
 from forumbot.discuz import DiscuzClient
 from forumbot.discuz.errors import MessageTooShort
 from forumbot.store.outbox import DraftKind, DraftState, Outbox, PublishHow

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from forumbot.game import director
-from forumbot.demo import play
+from forumbot.demo.play import play
 from forumbot.store.outbox import DraftKind, DraftState
 from forumbot.demo.scenario import BOT, at
 from tests.forumbot.alarm_support import cli, game_on

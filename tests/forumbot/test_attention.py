@@ -8,7 +8,7 @@ import re
 
 from forumbot.game import director
 from forumbot.game.attention import AttentionKind, attention, minute_precision_note
-from forumbot.demo import play
+from forumbot.demo.play import play
 from forumbot.store.outbox import DraftKind, DraftState
 from forumbot.demo.scenario import at
 from tests.forumbot.alarm_support import cli, game_on

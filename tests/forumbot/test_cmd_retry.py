@@ -4,7 +4,7 @@ it will not when the draft has not failed."""
 
 from __future__ import annotations
 
-from forumbot.demo import play
+from forumbot.demo.play import play
 from forumbot.store.outbox import DraftState
 from forumbot.demo.scenario import at
 from tests.forumbot.alarm_support import cli, game_on
