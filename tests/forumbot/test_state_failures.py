@@ -112,7 +112,7 @@ def test_state__a_full_disk_while_the_agent_runs(tmp_path, caplog, monkeypatch):
         with caplog.at_level(logging.INFO):
             play(game, until=at(1, "13:00"))  # 11:00 and 12:10 votes come in; the disk stays full
         requests = len(game.sim.requests)
-        warned = [r for r in caplog.records if r.levelno >= logging.WARNING and r.name == "forumbot.agent.health"]
+        warned = [r for r in caplog.records if r.levelno >= logging.WARNING and r.name == "forumbot.health"]
         assert len(warned) == 1 and "disk is full" in warned[0].getMessage(), [r.getMessage() for r in warned]
         assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
         assert [p for p in game.sim.posts(game.world.tids["vote1"]) if p.author == BOT][posts_before:] == [], \
@@ -190,7 +190,7 @@ def test_state__a_real_full_disk_under_forumbot_run(tmp_path):
         assert "⚠" not in status.stdout, status.stdout
         code, _, err = stop(agent)
         assert code == 0 and "Traceback" not in err, err
-        said = [line for line in err.splitlines() if "disk is full" in line and "forumbot.agent.health" in line]
+        said = [line for line in err.splitlines() if "disk is full" in line and "forumbot.health" in line]
         assert len(said) == 1, err
         assert len(game.bot_posts()) == 1
     finally:
