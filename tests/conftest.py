@@ -3,8 +3,20 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from tests.support import fixture_dir
+
+# A property's examples are judged by what they find, never by how fast they ran: the
+# default 200 ms deadline and the too-slow health check fail on a loaded 2-core machine
+# (CI, or five engineers' tests at once) and would make the suite flaky. Per-test
+# @settings still choose their example counts; they inherit this profile's deadline.
+settings.register_profile(
+    "forumbot",
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+settings.load_profile("forumbot")
 
 
 @pytest.fixture(scope="session")
