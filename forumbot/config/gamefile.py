@@ -61,7 +61,9 @@ CALENDAR_KEYS = {
 
 # Top-level tables a config may have; anything else is a typo and an error naming it.
 # Parts of forumbot that read a table of their own register it here (``register_table``).
-TOP_LEVEL_TABLES: set[str] = {"forum", "game", "days", "events", "calendar", "bot", "agent", "policies"}
+# [notify] is read by config.settings, but a config with it must load the same whether or
+# not that module was imported first (an offline tally imports only this one).
+TOP_LEVEL_TABLES: set[str] = {"forum", "game", "days", "events", "calendar", "bot", "agent", "policies", "notify"}
 
 
 

@@ -273,3 +273,18 @@ def test_cli__a_config_without_days_is_one_chinese_line(tmp_path: Path):
     result = CliRunner().invoke(main, ["status", "--config", str(path)])
     assert result.exit_code == 1 and "Traceback" not in result.output
     assert result.output.strip().splitlines()[-1].startswith(f"错误：{path}: [[days]]: 没有配置任何一日"), result.output
+
+
+def test_config__notify_table_is_known_without_the_settings_module():
+    """A config with [notify] loads in a process that never imported config.settings (an
+    offline tally or resolve imports only the game file's reader); it used to be refused
+    as an unknown table, depending on import order."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from forumbot.config.gamefile import load_config; "
+            "load_config(sys.argv[1]); assert 'forumbot.config.settings' not in sys.modules; print('ok')")
+    config = Path(__file__).resolve().parents[2] / "config.toml"
+    assert "[notify]" in config.read_text(encoding="utf-8")
+    run = subprocess.run([sys.executable, "-c", code, str(config)], capture_output=True, text=True)
+    assert run.returncode == 0 and run.stdout.strip() == "ok", run.stderr
