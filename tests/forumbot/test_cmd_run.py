@@ -43,7 +43,8 @@ def test_cmd_run__stops_cleanly_on_a_signal(tmp_path, signum):
         proc.send_signal(signum)
         out, err = proc.communicate(timeout=15)
         assert proc.returncode == 0, err
-        assert time.monotonic() - sent < 3, "the stop waited for the sleep to end"
+        # the agent was waiting 600 s for its next pass; a wide margin for a loaded machine
+        assert time.monotonic() - sent < 60, "the stop waited for the sleep to end"
         assert "已干净地停止" in err
         with Store(tmp_path / "game.sqlite") as store:
             assert store.cursor(world.tids["vote1"]) is not None  # it had read the game

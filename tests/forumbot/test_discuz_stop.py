@@ -46,7 +46,8 @@ def test_discuz_stop__backoff_ends_when_asked():
     started = time.monotonic()
     with pytest.raises(Interrupted):
         client.fetch_page(2)
-    assert time.monotonic() - started < 1.5  # not the 60 s of the first backoff
+    # not the 60 s of the first backoff (a wide margin: a loaded machine is slow, not 60 s slow)
+    assert time.monotonic() - started < 30
 
 
 def test_discuz_stop__throttle_wait_ends_when_asked_and_nothing_more_is_sent():
@@ -62,7 +63,7 @@ def test_discuz_stop__throttle_wait_ends_when_asked_and_nothing_more_is_sent():
     started = time.monotonic()
     with pytest.raises(Interrupted):
         client.fetch_page(2)
-    assert time.monotonic() - started < 1.5 and len(sent) == 1
+    assert time.monotonic() - started < 30 and len(sent) == 1  # not the 60 s throttle wait
     with pytest.raises(Interrupted):
         client.fetch_page(2)  # once stopped, no request leaves
     assert len(sent) == 1
@@ -109,7 +110,8 @@ def test_discuz_stop__signal_ends_the_run_mid_backoff(tmp_path, signum):
         sent = time.monotonic()
         proc.send_signal(signum)
         _, err = proc.communicate(timeout=15)
-        assert time.monotonic() - sent < 1.5, "the stop waited for the backoff"
+        # the backoff had ~7.7 s to go; a stop that waited for it takes longer than 5 s
+        assert time.monotonic() - sent < 5, "the stop waited for the backoff"
         assert proc.returncode == 0 and "已干净地停止" in err
     finally:
         if proc.poll() is None:
