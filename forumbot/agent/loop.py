@@ -589,6 +589,11 @@ class Agent:
             # Another state of this game posted here and the director has not said what it
             # is: nothing is drafted (it might be what that state posted already).
             return
+        # This day's own morning announcement. It is drafted with the day before's final
+        # count as a rule, but the day before leaves the active days 6 h after its
+        # deadline: an agent that was down (or, on a loaded machine, slow) until then
+        # would otherwise never draft the announcement of a night entered meanwhile.
+        self.draft_announcement(state, day.number, now, report)
         if now < day.deadline:
             self.answer_count_requests(state, day, tally, ballots, now, report)
             self.draft_running_count(state, day, tally, now, report)
