@@ -59,6 +59,8 @@ class DraftKind(StrEnum):
     COUNT_REPLY = "count_reply"  # a count posted in answer to a player's 计票 request
     ACCELERATION_NOTICE = "acceleration_notice"  # the director confirmed 加速 for a day
     BADGE_NOTICE = "badge_notice"  # the badge passed (successor, random draw)
+    REMINDER = "reminder"  # before the change freeze or the deadline (SPEC §11)
+    CLOSING = "closing"  # the closing post (截止) at the deadline: on 7.2 its pid is the deadline's
 
 
 class Policy(StrEnum):
@@ -76,6 +78,10 @@ DEFAULT_POLICIES: Mapping[DraftKind, Policy] = {
     DraftKind.CARD_NOTICE: Policy.MANUAL,
     DraftKind.ACCELERATION_NOTICE: Policy.MANUAL,
     DraftKind.BADGE_NOTICE: Policy.MANUAL,
+    # The calendar's routine posts say only what the schedule says; a closing post waiting
+    # for approval would leave the deadline's minute unsettled on 7.2.
+    DraftKind.REMINDER: Policy.AUTO,
+    DraftKind.CLOSING: Policy.AUTO,
 }
 
 # Kinds where a newer draft makes an older unpublished one of the same thread pointless.
