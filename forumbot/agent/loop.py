@@ -30,6 +30,7 @@ from forumbot.game.drafting import count_body, counts_only
 from forumbot.discuz.errors import (FloodControl, ForumError, ForumRefused, ForumUnavailable, PostNotFound,
                              ThreadNotFound)
 from forumbot.game.state import ballots_for, count_day, current_state, state_for_day
+from forumbot.agent.days import DayDuties
 from forumbot.agent.health import DATABASE, STATE, Health, storage_problem
 from forumbot.store.outbox import (Draft, DraftKind, DraftState, Outbox, PublishHow, PublishOutcome, Refresh,
                              hand_edited)
@@ -187,6 +188,8 @@ class Agent:
         self._operator_login = rt.store.get_meta(OPERATOR_LOGIN)
         # the director by forum PM ([notify]), built by the caller's factory
         self.notifier = notifier(self) if notifier is not None else NoNotifier()
+        # The calendar's moments: open, remind, close and lock each day (SPEC §11)
+        self.days = DayDuties(self)
 
     # ------------------------------------------------------------------ the loop
 
@@ -334,8 +337,10 @@ class Agent:
         # is drafted, so the first pass's posts link in its scheme already.
         self._learn_generation()
         self.decide_days(now, report)
+        self.days.draft_due(now, report)
         self.check_moderated(now, report)
         self.publish(now, report)
+        self.days.settle(now, report)
         self.notifier.tick(now, report)  # after the thread posts: PMs never delay them
         self.settle_results(now)
         self._alarms(now, report, reached=self.client.request_count > requests_before
@@ -596,6 +601,8 @@ class Agent:
         settle = timedelta(minutes=rt.settings.agent.final_count_delay_minutes)
         if now < day.deadline + settle:
             return  # posts from the deadline's last seconds may still be on their way
+        if self.days.holds_final(day, now):
+            return  # the closing post settles the deadline's minute (7.2): it goes first
         self.draft_final_count(state, day, tally, now, report)
         self.apply_result(day, tally, now)
         self.propose(state, day, result, now)
@@ -787,6 +794,8 @@ class Agent:
         the deadline it is not sent at all (superseded): the final count, which the
         director approves, speaks for the day. The outbox keeps a body the director
         edited by hand as edited, and the draft's marker either way."""
+        if draft.kind is DraftKind.REMINDER:
+            return self.days.render_reminder(draft, now)
         if draft.kind not in (DraftKind.RUNNING_COUNT, DraftKind.COUNT_REPLY) or draft.day is None:
             return None
         rt = self.rt
