@@ -30,6 +30,7 @@ from engine.calendar import MilestoneKind, ReminderKind, ScheduledDay
 from engine.state import DayWindow, GameState
 from forumbot.discuz.errors import ForumError
 from forumbot.game import dayposts
+from forumbot.game.daychanges import REOPEN_ASKED
 from forumbot.game.drafting import counts_only
 from forumbot.game.state import count_day, current_state
 from forumbot.store.outbox import Draft, DraftState, Refresh, hand_edited
@@ -39,9 +40,6 @@ if TYPE_CHECKING:
     from forumbot.agent.loop import Agent, TickReport
 
 log = logging.getLogger("forumbot.agent")
-
-# Store meta key: the director asked for the day's voting thread to be opened again.
-REOPEN_ASKED = "reopen_asked:day{day}"
 
 # A closing post still on its way holds the final count back (the deadline's minute on
 # 7.2 is settled by it); not forever: a forum that refuses it must not stop the game.
