@@ -118,6 +118,24 @@ class Dialect(ABC):
         """The POST that replaces the text of post ``pid`` with ``message``."""
 
     @abstractmethod
+    def prepare_new_thread(self, ctx: Context, fid: int, subject: str, message: str) -> Submit:
+        """The POST that opens a new thread ``subject`` with ``message`` as its first post
+        in board ``fid`` (the new-thread form is read first: its formhash, and a captcha
+        or a refusal before anything is sent)."""
+
+    # -------------------------------------------------------------- thread moderation
+
+    @abstractmethod
+    def moderation_probe_path(self, fid: int) -> str:
+        """A moderation request naming no thread: the forum answers a non-moderator
+        admin_nopermission and a moderator admin_moderate_invalid (nothing is changed)."""
+
+    @abstractmethod
+    def prepare_close(self, ctx: Context, fid: int, tid: int, close: bool) -> Submit:
+        """The POST that closes (locks, ``close``) or opens thread ``tid`` of board ``fid``
+        — the thread's 关闭/打开 moderation (its form is read first)."""
+
+    @abstractmethod
     def quote_for(self, ctx: Context, tid: int, quote_pid: int) -> str:
         """The quote block this generation's reply form puts before a reply to ``quote_pid``."""
 

@@ -116,6 +116,14 @@ class Simulator:
     def block_post(self, pid: int) -> None:
         self.data.block_post(pid)
 
+    def set_moderator(self, fid: int, name: str, on: bool = True) -> None:
+        """``name`` moderates board ``fid`` (版主): may close and open its threads."""
+        self.data.set_moderator(fid, name, on)
+
+    def release_thread(self, tid: int) -> None:
+        """A moderator approves a new thread held for moderation."""
+        self.data.release_thread(tid)
+
     def close_thread(self, tid: int, closed: bool = True) -> None:
         with self.data.lock:
             self.data.thread(tid).closed = closed

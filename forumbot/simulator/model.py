@@ -57,6 +57,7 @@ class Settings:
     captcha_login: bool = False
     captcha_post: bool = False
     moderate_replies: bool = False  # the forum's 审核新回复 (modnewposts = 2)
+    moderate_threads: bool = False  # 审核新主题 (modnewposts ≥ 1): new threads held (displayorder -2)
     newbiespan: int = 2
     site_closed: str | None = None  # the closedreason text when closed
     dateconvert: bool = True
@@ -105,6 +106,9 @@ class User:
 class Board:
     fid: int
     name: str
+    # uids of the board's moderators (forum_moderator): they may close and open its
+    # threads (the 版主 group's allowclosethread), and only they.
+    moderators: set[int] = field(default_factory=set)
 
 
 @dataclass
@@ -118,6 +122,11 @@ class Thread:
     closed: bool = False
     maxposition: int = 0
     views: int = 0
+    displayorder: int = 0  # -2: a new thread held for moderation (seen by its author only)
+
+    @property
+    def held(self) -> bool:
+        return self.displayorder == INVISIBLE_MODERATED
 
 
 @dataclass
@@ -204,16 +213,48 @@ class ForumData:
             return self.threads[tid]
 
     def add_thread(self, fid: int, subject: str, author: str, message: str,
-                   at: datetime) -> tuple[int, int]:
+                   at: datetime, held: bool = False) -> tuple[int, int]:
+        """A new thread and its first post (``held``: awaiting moderation, displayorder -2
+        and its first post invisible -2, as ``model_forum_thread::newthread`` stores it)."""
         with self.lock:
             if fid not in self.boards:
                 raise ForumDataError(f"no forum fid={fid}")
             user = self.user(author)
             tid = self._next_tid
             self._next_tid += 1
-            self.threads[tid] = Thread(tid, fid, subject, user.name, user.uid, at)
-            pid = self._store(tid, user, message, at, first=True, subject=subject)
+            state = INVISIBLE_MODERATED if held else 0
+            self.threads[tid] = Thread(tid, fid, subject, user.name, user.uid, at,
+                                       displayorder=state)
+            pid = self._store(tid, user, message, at, first=True, subject=subject,
+                              invisible=state)
             return tid, pid
+
+    def set_moderator(self, fid: int, name: str, on: bool = True) -> None:
+        """Make ``name`` a moderator of board ``fid`` (or no longer, ``on=False``)."""
+        with self.lock:
+            if fid not in self.boards:
+                raise ForumDataError(f"no forum fid={fid}")
+            uid = self.user(name).uid
+            if on:
+                self.boards[fid].moderators.add(uid)
+            else:
+                self.boards[fid].moderators.discard(uid)
+
+    def moderates(self, fid: int, user: User | None) -> bool:
+        with self.lock:
+            board = self.boards.get(fid)
+            return user is not None and board is not None and user.uid in board.moderators
+
+    def release_thread(self, tid: int) -> None:
+        """A moderator approves a held new thread: it and its first post become visible."""
+        with self.lock:
+            thread = self.thread(tid)
+            if not thread.held:
+                raise ForumDataError(f"thread tid={tid} is not waiting for moderation")
+            thread.displayorder = 0
+            for post in self.thread_posts(tid):
+                if post.first:
+                    post.invisible = 0
 
     def _store(self, tid: int, user: User, message: str, at: datetime, first: bool = False,
                invisible: int = 0, subject: str = "") -> int:

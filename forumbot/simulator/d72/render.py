@@ -514,3 +514,62 @@ def post_form(ctx: Ctx, board: Board, thread: Thread, *, action: str, message: s
            f'<a href="viewthread.php?tid={thread.tid}">{_esc(thread.subject)}</a> &raquo; {submit[1]}')
     return page(ctx, f"{thread.subject} - {board.name} - ", body, nav, "post", board.fid,
                 thread.tid)
+
+
+def newthread_form(ctx: Ctx, board: Board, *, captcha: bool = False,
+                   limits: tuple[int, int] | None = None) -> str:
+    """post.htm for ``action=newthread``: ``form#postform`` with the subject, posted to
+    ``post.php?action=newthread&fid=F&extra=&topicsubmit=yes``."""
+    fields = {"formhash": ctx.formhash, "posttime": str(int(ctx.now.timestamp())),
+              "wysiwyg": "0", "iconid": "", "special": ""}
+    inputs = "\n".join(f'<input type="hidden" name="{k}" value="{raw(bb_escape(v))}" />'
+                       for k, v in fields.items())
+    seccheck = f'<div class="seccheck">{seccheck_html("post")}</div>\n' if captcha else ""
+    script = ("<script type=\"text/javascript\">\nvar postminchars = parseInt('%d');\n"
+              "var postmaxchars = parseInt('%d');\nvar disablepostctrl = parseInt('0');\n</script>\n"
+              % limits) if limits else ""
+    body = f"""<div id="wrap" class="wrap s_clear"><div class="main"><div class="content editorcontent">
+{script}<form method="post" id="postform" action="post.php?action=newthread&amp;fid={board.fid}&amp;extra=&amp;topicsubmit=yes">
+{inputs}
+<div class="s_clear" id="editorbox">
+<h3 class="float_ctrl"><em id="returnmessage">发新话题</em></h3>
+<div class="postbox" id="postbox">
+<span id="subjectbox"><input name="subject" id="subject" class="txt" value="" tabindex="1" /></span>
+<input type="checkbox" name="checkbox" value="0" checked="checked" />源码
+<textarea class="autosave" name="message" id="e_textarea" class="txt" style="height:300px"></textarea>
+{seccheck}<div class="btnbar">
+<button type="submit" id="postsubmit" value="true" name="topicsubmit">发新话题</button>
+</div>
+</div>
+</div>
+</form>
+</div></div></div>"""
+    nav = f'&raquo; <a href="forumdisplay.php?fid={board.fid}">{_esc(board.name)}</a> &raquo; 发新话题'
+    return page(ctx, f"{board.name} - ", body, nav, "post", board.fid)
+
+
+def moderate_form(ctx: Ctx, board: Board, thread: Thread, operation: str) -> str:
+    """topicadmin.htm for ``optgroup=4`` (not in a float: the full page): the
+    打开主题/关闭主题 radios ``operations[]``, the thread's state checked."""
+    opened, closed = ("", ' checked="checked"') if thread.closed else (' checked="checked"', "")
+    body = f"""<div id="wrap" class="wrap s_clear"><div class="main"><div class="content">
+<form id="moderateform" method="post" action="topicadmin.php?action=moderate&amp;optgroup=4&amp;modsubmit=yes&amp;infloat=yes">
+<input type="hidden" name="frommodcp" value="" />
+<input type="hidden" name="formhash" value="{ctx.formhash}" />
+<input type="hidden" name="fid" value="{board.fid}" />
+<input type="hidden" name="listextra" value="" />
+<input type="hidden" name="moderate[]" value="{thread.tid}" />
+<ul class="inlinelist">
+<li><label for="expirationclose">有效期:</label>
+<input type="text" autocomplete="off" id="expirationclose" name="expirationclose" class="txt" value="" tabindex="1" /></li>
+<li class="wide"><label><input class="radio" type="radio" name="operations[]" value="open"{opened} />打开主题</label></li>
+<li class="wide"><label><input class="radio" type="radio" name="operations[]" value="close"{closed} />关闭主题</label></li>
+</ul>
+<p>操作原因:</p><textarea id="reason" name="reason" class="txtarea"></textarea>
+<p class="btns"><input name="modsubmit" type="submit" value="确定" /></p>
+</form>
+</div></div></div>"""
+    nav = (f'&raquo; <a href="forumdisplay.php?fid={board.fid}">{_esc(board.name)}</a> &raquo; '
+           f'<a href="viewthread.php?tid={thread.tid}">{_esc(thread.subject)}</a>')
+    return page(ctx, f"{thread.subject} - {board.name} - ", body, nav, "topicadmin", board.fid,
+                thread.tid)

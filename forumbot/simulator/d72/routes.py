@@ -6,7 +6,8 @@
 Before any script, like ``include/common.inc.php``: scripts that define ``NOROBOT``
 answer a robot 403 with an empty body, and a closed site answers everything but
 ``logging.php`` with its reason (logging the visitor out). Not simulated, and saying so
-with a 404: registration, new threads, the archiver and the printable view.
+with a 404: registration, the archiver and the printable view. ``post.php?action=newthread``
+and ``topicadmin.php?action=moderate`` (打开/关闭主题 only) are.
 Private messages (``pm.php``) are :mod:`forumbot.simulator.d72.pm`'s.
 """
 
@@ -20,7 +21,15 @@ from forumbot.simulator.d72 import render
 from forumbot.simulator.d72.pm import D72PmRoutes
 from forumbot.simulator.d72.messages import message
 from forumbot.simulator.messages import Outcome
-from forumbot.simulator.model import EDIT_STAMP_RE, StoredPost, Thread, User, excerpt_d72
+from forumbot.simulator.model import (
+    EDIT_STAMP_RE,
+    GROUP_BANNED,
+    GROUP_INACTIVE,
+    StoredPost,
+    Thread,
+    User,
+    excerpt_d72,
+)
 from forumbot.simulator.wire import Request, Response
 
 # 7.2 scripts that start with define('NOROBOT', TRUE) (of those a bot may touch).
@@ -38,6 +47,7 @@ class D72Routes(D72PmRoutes):
         "index.php": "index", "forumdisplay.php": "forumdisplay", "viewthread.php": "viewthread",
         "redirect.php": "redirect", "logging.php": "logging", "post.php": "post",
         "pm.php": "pm",  # private messages: forumbot.simulator.d72.pm
+        "topicadmin.php": "topicadmin",
     }
 
     def route_any(self, req: Request, visit: Visit) -> Response:
@@ -226,9 +236,9 @@ class D72Routes(D72PmRoutes):
     # ---- post.php --------------------------------------------------------------------------
     def post(self, req: Request, visit: Visit) -> Response:
         action = req.query.get("action", "")
+        if action == "newthread":
+            return self.newthread(req, visit)
         if action not in ("reply", "edit"):
-            if action == "newthread":
-                return self.not_simulated("new threads")
             return self.outcome(req, visit, message("undefined_action", extra="HALTED"))
         thread = self.thread_or_none(req.int_arg("tid"))
         if thread is None:
@@ -326,3 +336,81 @@ class D72Routes(D72PmRoutes):
                f"&extra={req.arg('extra')}#pid{post.pid}")
         return self.outcome(req, visit, message("post_edit_succeed", url=url, fid=thread.fid))
 
+
+    # ---- post.php?action=newthread (include/newthread.inc.php) -------------------------------
+    def newthread(self, req: Request, visit: Visit) -> Response:
+        """The board, then ``postperm`` (guests and groups without it: the login-box page),
+        the newbie period, the form — or ``submitcheck`` (captcha), empty subject or
+        message, ``checkpost`` (subject over 80 bytes, message length), ``checkflood``;
+        stored (302 to the thread) or held (审核新主题: a message, no tid)."""
+        s = self.data.settings
+        fid = req.int_arg("fid")
+        board = self.data.boards.get(fid)
+        if board is None:
+            return self.outcome(req, visit, message("forum_nonexistence"))
+        user = visit.viewer
+        if user is None:
+            return self.outcome(req, visit, message("postperm_login_nopermission", extra="NOPERM"),
+                                captcha=s.captcha_login)
+        if user.groupid in (GROUP_BANNED, GROUP_INACTIVE):
+            return self.outcome(req, visit, message("group_nopermission", extra="NOPERM",
+                                                    grouptitle=user.grouptitle))
+        newbie = self.newbie_outcome(visit)
+        if newbie is not None:
+            return self.outcome(req, visit, newbie)
+        if not req.arg("topicsubmit"):
+            return self.html(render.newthread_form(self.ctx(visit), board, captcha=s.captcha_post,
+                                                   limits=(s.minpostsize, s.maxpostsize)))
+        problem = self.submitcheck(req, visit, s.captcha_post)
+        subject = req.form.get("subject", "").strip()
+        text = req.form.get("message", "").strip()
+        if problem is None and (not subject or not text):
+            problem = message("post_sm_isnull")
+        if problem is None and len(subject.encode(self.charset, "xmlcharrefreplace")) > 80:
+            problem = message("post_subject_toolong")
+        if problem is None:
+            problem = self.post_checks(user, text)
+        if problem is not None:
+            return self.outcome(req, visit, problem)
+        now = self.now()
+        tid, _pid = self.data.add_thread(fid, subject, user.name, text, now,
+                                         held=s.moderate_threads)
+        if s.moderate_threads:
+            return self.outcome(req, visit, message("post_newthread_mod_succeed",
+                                                    url=f"forumdisplay.php?fid={fid}"))
+        with self.data.lock:
+            user.last_post_at = now  # the member's lastpost: checkflood() counts from it
+        return self.outcome(req, visit, message("post_newthread_succeed", fid=fid,
+                                                url=f"viewthread.php?tid={tid}&extra={req.arg('extra')}"))
+
+    # ---- topicadmin.php (include/moderation.inc.php) ---------------------------------------
+    def topicadmin(self, req: Request, visit: Visit) -> Response:
+        """A member who does not moderate the board: 您没有权限使用管理功能 (HALTED) first;
+        then ``action=moderate``: no thread of the board named → 您没有选择主题; the form;
+        ``modsubmit``: ``operations[]`` open/close → 302 back (admin_succeed)."""
+        fid = req.int_arg("fid")
+        if not self.data.moderates(fid, visit.viewer):
+            return self.outcome(req, visit, message("admin_nopermission", extra="HALTED"))
+        if req.query.get("action") != "moderate":
+            return self.outcome(req, visit, message("undefined_action", extra="HALTED"))
+        tids = [int(t) for t in req.all_args("moderate[]") if t.isdigit()]
+        threads = [t for t in (self.thread_or_none(tid) for tid in tids)
+                   if t is not None and t.fid == fid and not t.held]
+        if not threads:
+            return self.outcome(req, visit, message("admin_moderate_invalid"))
+        if not req.arg("modsubmit"):
+            return self.html(render.moderate_form(self.ctx(visit), self.data.boards[fid],
+                                                  threads[0], req.arg("operation")))
+        problem = self.submitcheck(req, visit, False)
+        if problem is not None:
+            return self.outcome(req, visit, problem)
+        operations = req.all_args("operations[]")
+        if not operations:
+            return self.outcome(req, visit, message("admin_nonexistence"))
+        if any(op not in ("open", "close") for op in operations):
+            return self.outcome(req, visit, message("undefined_action"))
+        with self.data.lock:
+            for thread in threads:
+                thread.closed = operations[-1] == "close"
+        referer = req.headers.get("referer") or "index.php"
+        return self.outcome(req, visit, message("admin_succeed", url=referer))

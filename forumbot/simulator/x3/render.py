@@ -567,3 +567,72 @@ def post_form(ctx: Ctx, board: Board, thread: Thread, *, action: str, message: s
 </div>
 </form>"""
     return page(ctx, "参与/回复主题" if action == "reply" else "编辑帖子", body, board.fid)
+
+
+def newthread_form(ctx: Ctx, board: Board, *, captcha: bool = False,
+                   limits: tuple[int, int] | None = None) -> str:
+    """``forum.php?mod=post&action=newthread&fid=F``: the full editor (#postform) with a
+    subject, posted to ``…&extra=&topicsubmit=yes`` (template ``forum/post.htm``)."""
+    fields = {"formhash": ctx.formhash, "posttime": str(int(ctx.now.timestamp())),
+              "wysiwyg": "0", "special": "", "specialextra": ""}
+    inputs = "\n".join(f'<input type="hidden" name="{k}" value="{bb_escape(v)}" />'
+                       for k, v in fields.items())
+    seccheck = ""
+    if captcha:
+        seccheck = ("<div id=\"seccheck\"><script type=\"text/javascript\" reload=\"1\">"
+                    "updateseccode('cSIMP', '<sec> <sec> <sec>', 'forum::post');</script></div>")
+    script = ("<script type=\"text/javascript\">\nvar postminchars = parseInt('%d');\n"
+              "var postmaxchars = parseInt('%d');\nvar disablepostctrl = parseInt('0');\n</script>\n"
+              % limits) if limits else ""
+    url = f"forum.php?mod=post&amp;action=newthread&amp;fid={board.fid}&amp;extra=&amp;topicsubmit=yes"
+    body = f"""<div id="pt" class="bm cl"><a href="forum.php?mod=forumdisplay&amp;fid={board.fid}">{_esc(board.name)}</a> <em>&rsaquo;</em> 发表帖子</div>
+{script}<form method="post" autocomplete="off" id="postform" action="{url}">
+<div id="ct" class="ct2_a ct2_a_r wp cl">
+{inputs}
+<div class="pbt cl"><input type="text" name="subject" id="subject" class="px" value="" tabindex="1" /></div>
+<div class="area">
+<textarea name="message" id="e_textarea" class="pt" rows="15"></textarea>
+</div>
+{seccheck}
+<input type="checkbox" name="usesig" id="usesig" class="pc" value="1" checked="checked" />
+<input type="checkbox" name="allownoticeauthor" id="allownoticeauthor" class="pc" value="1" checked="checked" />
+<div class="mtm mbm pnpost">
+<button type="submit" id="postsubmit" class="pn pnc" value="true" name="topicsubmit"><span>发表帖子</span></button>
+<input type="hidden" id="postsave" name="save" value="" />
+</div>
+</div>
+</form>"""
+    return page(ctx, "发表帖子", body, board.fid)
+
+
+def moderate_form(ctx: Ctx, board: Board, thread: Thread, referer: str) -> str:
+    """``forum.php?mod=topicadmin&action=moderate&optgroup=4``: the 打开/关闭 float
+    (template ``forum/topicadmin.htm``), inside the ajax envelope (topicadmin is always
+    ajax). The radio checked is the thread's state."""
+    opened, closed = ("", ' checked="checked"') if thread.closed else (' checked="checked"', "")
+    inner = f"""<div class="tm_c" id="floatlayout_topicadmin">
+<h3 class="flb"><em id="return_mods">选择了 1 篇帖子</em></h3>
+<form id="moderateform" method="post" autocomplete="off" action="forum.php?mod=topicadmin&amp;action=moderate&amp;optgroup=4&amp;modsubmit=yes&amp;infloat=yes" onsubmit="ajaxpost('moderateform', 'return_mods', 'return_mods', 'onerror');return false;">
+<input type="hidden" name="frommodcp" value="" />
+<input type="hidden" name="formhash" value="{ctx.formhash}" />
+<input type="hidden" name="fid" value="{board.fid}" />
+<input type="hidden" name="redirect" value="{_esc(referer)}" />
+<input type="hidden" name="handlekey" value="mods" />
+<input type="hidden" name="moderate[]" value="{thread.tid}" />
+<div class="c"><ul class="tpcl">
+<li id="itemcp_close"><table cellspacing="0" cellpadding="5" width="100%"><tr><td>
+<p class="hasd"><label for="expirationclose" class="labeltxt">有效期</label>
+<input type="text" name="expirationclose" id="expirationclose" class="px" autocomplete="off" value="" /></p>
+<ul class="llst">
+<li class="wide"><label><input type="radio" name="operations[]" class="pr" value="open"{opened} />打开</label></li>
+<li class="wide"><label><input type="radio" name="operations[]" class="pr" value="close"{closed} />关闭</label></li>
+</ul></td></tr></table></li>
+</ul>
+<div class="tpclg"><h4 class="cl">操作原因:</h4>
+<p><textarea id="reason" name="reason" class="pt" rows="3"></textarea></p></div>
+</div>
+<p class="o pns"><label for="sendreasonpm"><input type="checkbox" name="sendreasonpm" id="sendreasonpm" class="pc" />通知作者</label>
+<button type="submit" name="modsubmit" id="modsubmit" class="pn pnc" value="确定"><span>确定</span></button></p>
+</form>
+</div>"""
+    return ajax_xml(ctx.charset, crlf(inner))
