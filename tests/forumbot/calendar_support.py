@@ -79,7 +79,7 @@ def config_text(base_url: str, fid: int, database: Path, *, discuz: str, vote_ti
 
 @contextmanager
 def calendar_game(tmp_path: Path, *, discuz: str = "x3", charset: str = "utf-8", named: bool = True,
-                  days: int = 2, extra_calendar: str = "") -> Iterator[CalendarGame]:
+                  days: int = 2, extra_calendar: str = "", moderator: bool = False) -> Iterator[CalendarGame]:
     os.environ["FORUMBOT_PASSWORD"] = PASSWORD
     clock = SimClock(start=DAY1 - timedelta(hours=1))
     sim = Simulator(clock=clock, discuz=discuz, charset=charset)
@@ -88,6 +88,8 @@ def calendar_game(tmp_path: Path, *, discuz: str = "x3", charset: str = "utf-8",
     for name in PLAYERS:
         sim.add_user(name, password="pw")
     fid = sim.add_forum("版杀区")
+    if moderator:
+        sim.set_moderator(fid, BOT)
     vote_tid = sim.add_thread(fid, "【测试村】第一日 投票帖", author=DIRECTOR, message="投票格式：投票对象：玩家名",
                               at=DAY1 - timedelta(minutes=30)) if named else None
     base = sim.start()

@@ -72,3 +72,40 @@ def test_agent_calendar__a_game_without_calendar_posts_none_of_it(tmp_path):
         assert [d.number for d in game.rt.store.stored_days()] == [1, 2, 3]
     finally:
         game.close()
+
+
+@pytest.mark.parametrize("discuz,charset", GENERATIONS)
+def test_agent_calendar__locked_at_the_deadline_and_reopened_when_the_director_asks(tmp_path, discuz, charset):
+    from forumbot.game import director
+
+    with calendar_game(tmp_path, discuz=discuz, charset=charset, moderator=True) as g:
+        tid = g.vote_tid
+        g.tick(at(1, "09:05"))
+        with pytest.raises(Exception, match="没有被机器人关闭"):
+            director.ask_reopen(g.rt, 1, g.clock.now())
+        g.tick(at(2, "21:30"))
+        assert g.sim.data.thread(tid).closed, "the voting thread is locked at the deadline"
+        kept = g.rt.store.stored_day(1)
+        assert kept.locked_at is not None and kept.closing_pid is not None
+        g.tick(at(2, "21:36"))
+        assert g.approve_all()
+        g.tick(at(2, "21:37"))  # the final count goes into the locked thread (the bot moderates it)
+        assert any("【最终计票】" in m for m in g.bot_posts(tid))
+        answer = director.ask_reopen(g.rt, 1, g.clock.now())
+        assert "重新打开" in answer
+        g.tick(at(2, "21:40"))
+        assert not g.sim.data.thread(tid).closed
+        g.tick(at(2, "21:45"))
+        assert not g.sim.data.thread(tid).closed, "a reopened thread is not locked again"
+        assert g.rt.store.stored_day(1).reopened_at is not None
+        assert g.errors() == []
+
+
+def test_agent_calendar__not_a_moderator_no_lock(tmp_path):
+    with calendar_game(tmp_path) as g:
+        g.tick(at(1, "09:05"))
+        g.tick(at(2, "21:30"))
+        assert not g.sim.data.thread(g.vote_tid).closed
+        assert g.rt.store.stored_day(1).locked_at is None
+        assert g.rt.store.get_meta("may_moderate") == "no"
+        assert g.errors() == []

@@ -107,7 +107,7 @@ class D72Routes(D72PmRoutes):
         if not req.cookies.get(self.cookiepre + "visitedfid"):
             visit.set_cookies.append(self.cookie("visitedfid", str(thread.fid)))
         user = visit.viewer
-        can_reply = (user is not None and not thread.closed
+        can_reply = (user is not None and (not thread.closed or self.data.moderates(thread.fid, user))
                      and self.reply_permission(visit, thread.fid) is None)
         return self.html(render.viewthread_page(
             self.ctx(visit), self.data.boards[thread.fid], thread, shown, page, total,
@@ -243,7 +243,8 @@ class D72Routes(D72PmRoutes):
         thread = self.thread_or_none(req.int_arg("tid"))
         if thread is None:
             return self.outcome(req, visit, message("thread_nonexistence"))
-        if action == "reply" and thread.closed:
+        # post.php: "$action == 'reply' && $thread['closed'] == 1 && !$forum['ismoderator']"
+        if action == "reply" and thread.closed and not self.data.moderates(thread.fid, visit.viewer):
             return self.outcome(req, visit, message("post_thread_closed"))
         newbie = self.newbie_outcome(visit)
         if newbie is not None:
@@ -265,7 +266,7 @@ class D72Routes(D72PmRoutes):
         text = req.form.get("message", "").strip()
         if problem is None and not text and not req.form.get("subject", "").strip():
             problem = message("post_sm_isnull")
-        if problem is None and thread.closed:
+        if problem is None and thread.closed and not self.data.moderates(thread.fid, user):
             problem = message("post_thread_closed")
         if problem is None:
             problem = self.post_checks(user, text)

@@ -167,7 +167,7 @@ class X3App(ForumBase):
             return message("group_nopermission", grouptitle=user.grouptitle)
         if thread is None:
             return message("thread_nonexistence")
-        if thread.closed:
+        if thread.closed and not self.data.moderates(thread.fid, user):  # a moderator may reply
             return message("post_thread_closed")
         if s.captcha_post:
             return message("submit_seccode_invalid")

@@ -256,7 +256,8 @@ class X3Routes(X3PmRoutes):
             return message("replyperm_login_nopermission")
         if thread is None:
             return message("thread_nonexistence", status=404)
-        if thread.closed:
+        # post.php: "$method == 'reply' && $thread['closed'] == 1 && !$_G['forum']['ismoderator']"
+        if thread.closed and not self.data.moderates(thread.fid, visit.viewer):
             return message("post_thread_closed")
         return None
 
