@@ -50,7 +50,10 @@ _NOT_SENT = (DraftState.DRAFT, DraftState.APPROVED, DraftState.PUBLISHING, Draft
 
 class DayDuties:
     def __init__(self, agent: "Agent") -> None:
+        from forumbot.agent.opening import DayOpener
+
         self.agent = agent
+        self.opener = DayOpener(agent)
 
     @property
     def rt(self):
@@ -70,9 +73,11 @@ class DayDuties:
         for day in laid.days:
             if day.start > now:
                 break
-            window = state.day(day.number)
             try:
-                self.open_day(window, day, now, report)
+                if self.open_day(state.day(day.number), day, now, report):
+                    # a thread just recorded: the game's days as they are now
+                    state = current_state(self.rt.config, self.rt.store)
+                window = state.day(day.number)
                 if window.vote_thread is None:
                     continue
                 if now < day.deadline:
@@ -82,12 +87,10 @@ class DayDuties:
             except ForumError as exc:
                 self.agent._note(report, f"第{day.number}日的日程", exc)
 
-    def open_day(self, window: DayWindow, day: ScheduledDay, now: datetime, report: "TickReport") -> None:
-        """The day's threads, when the config and the store name none (a later hook:
-        ``forumbot.agent.opening``)."""
-        opener = getattr(self.agent, "opener", None)
-        if opener is not None:
-            opener.open_day(window, day, now, report)
+    def open_day(self, window: DayWindow, day: ScheduledDay, now: datetime, report: "TickReport") -> bool:
+        """The day's threads, when the config and the store name none (``forumbot.agent.opening``);
+        True when a thread the outbox opened was recorded now."""
+        return self.opener.open_day(window, day, now, report)
 
     def remind(self, state: GameState, window: DayWindow, day: ScheduledDay, now: datetime,
                report: "TickReport") -> None:
@@ -160,7 +163,11 @@ class DayDuties:
             return
         store = self.rt.store
         for window in current_state(self.rt.config, store).days:
-            if window.vote_thread is None or window.start > now:
+            if window.start > now:
+                continue
+            if self.opener.record_opened(window, now):
+                window = current_state(self.rt.config, store).day(window.number)  # the config as it is now
+            if window.vote_thread is None:
                 continue
             try:
                 self._settle_day(window, now, report)
