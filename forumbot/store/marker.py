@@ -51,6 +51,7 @@ KIND_LETTERS: dict[str, str] = {
     "count_reply": "q",
     "acceleration_notice": "x",
     "badge_notice": "b",
+    "new_thread": "t",
 }
 _KIND_OF_LETTER = {letter: kind for kind, letter in KIND_LETTERS.items()}
 

@@ -310,6 +310,16 @@ def _v9_state_id(db: sqlite_utils.Database) -> None:
     db.execute("INSERT OR IGNORE INTO meta (key, value) VALUES ('state_id', ?)", (secrets.token_hex(3),))
 
 
+def _v10_outbox_new_threads(db: sqlite_utils.Database) -> None:
+    """New threads in the outbox (issue 21: the bot opens each day's threads): the board
+    a new-thread draft opens its thread in (``fid``) and the thread's subject. Its ``tid``
+    is 0 until the forum names the new thread, then the thread's tid (and ``pid`` its first
+    post's). Rows of other kinds keep both NULL."""
+    db.execute("ALTER TABLE outbox ADD COLUMN fid INTEGER")
+    db.execute("ALTER TABLE outbox ADD COLUMN subject TEXT")
+    db.execute("ALTER TABLE outbox ADD COLUMN original_subject TEXT")
+
+
 Migration = Callable[[sqlite_utils.Database], None]
 
 MIGRATIONS: tuple[Migration, ...] = (
@@ -322,6 +332,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     _v7_card_retraction,
     _v8_notify,
     _v9_state_id,
+    _v10_outbox_new_threads,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
