@@ -16,14 +16,14 @@ import random
 import threading
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
-from typing import Callable, Protocol
+from typing import Callable, Collection, Protocol
 
 from engine.activity import propose_cards
 from engine.rules import CardPolicy
 from engine.state import DayWindow, GameState
 from engine.tally import TallyResult
 from forumbot.game.alarms import AlarmKind, AlarmWatch, moderation_text
-from forumbot.discuz import DiscuzClient, ReplyResult, ThreadCursor as ClientCursor
+from forumbot.discuz import DiscuzClient, NewThreadResult, ReplyResult, ThreadCursor as ClientCursor
 from forumbot.discuz.client import DEFAULT_FLOODCTRL
 from forumbot.game.clock import wait
 from forumbot.game.drafting import count_body, counts_only
@@ -50,6 +50,9 @@ GRACE_AFTER_DEADLINE = timedelta(hours=6)
 # How many pages (from the last, backwards) a marker lookup may read before concluding
 # an interrupted post never reached the forum.
 MARKER_SEARCH_PAGES = 10_000
+# Board pages searched for a new thread whose answer was lost (newest activity first): a
+# day's thread is not pushed further than this by other threads in the minutes between.
+THREAD_SEARCH_PAGES = 3
 
 # The longest flood-control wait a pass sits out before reading again and posting
 # (Discuz's default interval is 15 s); a longer one is left to a later pass.
@@ -122,6 +125,26 @@ class ClientPublisher:
         # released it is found wherever it landed.
         post = self.client.find_post_by_marker(tid, marker, max_pages=MARKER_SEARCH_PAGES)
         return post.pid if post is not None else None
+
+    def new_thread(self, fid: int, subject: str, message: str) -> NewThreadResult:
+        result = self.client.new_thread(fid, subject, message, wait_for_flood=False)
+        if result.tid is not None and result.pid is None and not result.moderated:
+            # 7.2's answer names no pid: the first post's, from the page (the thread is
+            # stored either way: a failed read here only leaves the pid unknown).
+            try:
+                page = self.client.fetch_page(result.tid, 1)
+            except ForumError:
+                return result
+            first = next((p for p in page.posts if p.floor == 1), None)
+            if first is not None:
+                return NewThreadResult(tid=result.tid, pid=first.pid)
+        return result
+
+    def find_thread_marker(self, fid: int, marker: str, *,
+                           skip: Collection[int] = ()) -> tuple[int, int | None] | None:
+        # The newest pages of the board: the thread went in moments before the answer was lost.
+        found = self.client.find_thread_by_marker(fid, marker, max_pages=THREAD_SEARCH_PAGES, skip=skip)
+        return (found.tid, found.pid) if found is not None and found.tid is not None else None
 
 
 @dataclass
@@ -840,7 +863,16 @@ class Agent:
         outbox = self.rt.outbox
         for draft in outbox.drafts(DraftState.PENDING_MODERATION):
             try:
-                pid = self._released_pid(draft)
+                if draft.is_new_thread:
+                    pid = self._released_thread(draft, now)
+                    if pid is not None:
+                        self.rt.store.clear_alarm(f"moderation:{draft.id}", at=now, detail={"pid": pid})
+                        log.info("新帖 #%d 已由版主审核通过", draft.id)
+                        report.published.append(PublishOutcome(draft.id, PublishHow.RELEASED,
+                                                               DraftState.PUBLISHED, pid=pid or None))
+                        continue
+                else:
+                    pid = self._released_pid(draft)
             except ForumUnavailable as exc:
                 self._note(report, f"查看 #{draft.id} 是否已审核", exc)
                 return
@@ -858,6 +890,15 @@ class Agent:
             self.rt.store.clear_alarm(f"moderation:{draft.id}", at=now, detail={"pid": pid})
             log.info("#%d 已由版主审核通过，已发布（pid %d）", draft.id, pid)
             report.published.append(PublishOutcome(draft.id, PublishHow.RELEASED, DraftState.PUBLISHED, pid=pid))
+
+    def _released_thread(self, draft: Draft, now: datetime) -> int | None:
+        """A new thread held for moderation: the board lists it once a moderator released
+        it (by its marker); then it is published with the tid the forum gives it."""
+        found = self.client.find_thread_by_marker(draft.fid or 0, draft.marker, max_pages=THREAD_SEARCH_PAGES)
+        if found is None or found.tid is None:
+            return None
+        self.rt.outbox.released_thread(draft.id, found.tid, found.pid, now=now)
+        return found.pid or 0
 
     def _released_pid(self, draft: Draft) -> int | None:
         if draft.pid is not None:

@@ -67,6 +67,7 @@ from forumbot.discuz.retry import DEFAULT, RetryPolicy
 from forumbot.discuz.session import auth_cookie
 from parsers.errors import PageParseError, RobotPageError
 from parsers.models import ContentNotice, Post, ThreadPage
+from parsers.board import BoardPage, read_board
 from parsers.pages import read_page
 from parsers.pm import PmConversation, PmPage, PrivateMessage, read_pm_page
 
@@ -407,6 +408,40 @@ class DiscuzClient:
                 "User-Agent", response=response) from err
         except PageParseError as err:
             raise UnexpectedPage(f"{what}：不是能读的帖子页面：{err}", response=response) from err
+
+    def read_board(self, fid: int, page: int = 1) -> BoardPage:
+        """One page of board ``fid``'s thread listing, newest last post first (mobile API
+        when on, HTML otherwise): every thread's reply count and last post in one request.
+
+        A board the forum will not list (nonexistent, hidden from this account, site
+        closed) raises its ForumRefused; a page that is no listing, UnexpectedPage. An
+        expired session is logged in again once, as for thread pages."""
+        result = self._read_board_once(fid, page)
+        if self._logged_in and result.viewer_uid == 0 and self._can_relogin():
+            self._relogin(f"版块 {fid} 的主题列表显示的是游客")
+            result = self._read_board_once(fid, page)
+            if result.viewer_uid == 0:
+                raise NotLoggedIn("重新登录后仍是游客", key="login_required")
+        return result
+
+    def _read_board_once(self, fid: int, page: int) -> BoardPage:
+        path = self.dialect().board_path(fid, page, api=self.use_api)
+        response, reply = self.transport.call("GET", path, follow=True)
+        if reply.kind is ReplyKind.REFUSED:
+            raise refusal_for(reply, default=SiteClosed)
+        try:
+            board = read_board(response.content, content_type=response.headers.get("content-type"),
+                               source=str(response.request.url), tz=self.tz,
+                               now=_server_time(response, self.tz))
+        except PageParseError as err:
+            raise UnexpectedPage(f"版块 {fid} 第 {page} 页：不是能读的主题列表：{err}",
+                                 response=response) from err
+        if board.formhash:
+            self._formhash = board.formhash
+        for row in board.threads:
+            if not row.sticky and board.fid:
+                self._fids.setdefault(row.tid, board.fid)  # global stickies live elsewhere
+        return board
 
     def read_new(
         self, cursor: ThreadCursor, *, on_page: Callable[[int, int], None] | None = None,

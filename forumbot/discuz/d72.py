@@ -90,6 +90,10 @@ class D72Dialect(Dialect):
     def findpost_path(self, tid: int, pid: int) -> str:
         return f"redirect.php?goto=findpost&pid={pid}&ptid={tid}"
 
+    def board_path(self, fid: int, page: int, *, api: bool = False) -> str:
+        # The listing's own column link: forumdisplay.php?fid=F&filter=&orderby=lastpost.
+        return f"forumdisplay.php?fid={fid}&orderby=lastpost&page={page}"
+
     def reply_form_path(self, tid: int, fid: int | None) -> str:
         return f"post.php?action=reply{_fid(fid)}&tid={tid}"
 

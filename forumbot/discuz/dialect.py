@@ -101,6 +101,10 @@ class Dialect(ABC):
     def findpost_path(self, tid: int, pid: int) -> str: ...
 
     @abstractmethod
+    def board_path(self, fid: int, page: int, *, api: bool = False) -> str:
+        """A board's thread listing (forumdisplay), newest last post first."""
+
+    @abstractmethod
     def reply_form_path(self, tid: int, fid: int | None) -> str:
         """The full reply form of ``tid`` (read, never posted, by ``forumbot check``: it shows
         a captcha, or refuses the bot, before anything is sent)."""

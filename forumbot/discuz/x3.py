@@ -83,6 +83,14 @@ class X3Dialect(Dialect):
     def findpost_path(self, tid: int, pid: int) -> str:
         return f"forum.php?mod=redirect&goto=findpost&ptid={tid}&pid={pid}"
 
+    def board_path(self, fid: int, page: int, *, api: bool = False) -> str:
+        # orderby=lastpost: a board's own default order may be by post time
+        # (defaultorderfield); the listing is read for what moved, so last post first.
+        if api:
+            return (f"api/mobile/index.php?version=4&module=forumdisplay&fid={fid}"
+                    f"&orderby=lastpost&page={page}")
+        return f"forum.php?mod=forumdisplay&fid={fid}&orderby=lastpost&page={page}"
+
     def reply_form_path(self, tid: int, fid: int | None) -> str:
         fid_part = f"&fid={fid}" if fid else ""
         return f"forum.php?mod=post&action=reply{fid_part}&tid={tid}"

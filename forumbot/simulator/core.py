@@ -128,6 +128,16 @@ class Simulator:
         with self.data.lock:
             self.data.thread(tid).closed = closed
 
+    def stick_thread(self, tid: int, displayorder: int = 1) -> None:
+        """置顶 (1 this board, 3 every board); 0 lifts it."""
+        with self.data.lock:
+            self.data.thread(tid).displayorder = displayorder
+
+    def bar_guests(self, fid: int, barred: bool = True) -> None:
+        """The board's 浏览版块 permission without 游客: guests get the no-permission page."""
+        with self.data.lock:
+            self.data.boards[fid].guests_barred = barred
+
     def ban_user(self, name: str, banned: bool = True) -> None:
         with self.data.lock:
             self.data.user(name).banned = banned

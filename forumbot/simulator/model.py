@@ -68,6 +68,8 @@ class Settings:
     bbname: str = "版杀测试论坛"
     adminemail: str = "admin@example.test"
     api_v4_login_crash: bool = False  # the captured X3.5 build: v4 login logs in, then 503
+    tpp: int = 20  # topicperpage: threads per forumdisplay page (both installers: 20)
+    forumdisplay_off: bool = False  # a theme/plugin that breaks the listing: no table served
 
     @classmethod
     def for_generation(cls, discuz: str) -> "Settings":
@@ -109,6 +111,24 @@ class Board:
     # uids of the board's moderators (forum_moderator): they may close and open its
     # threads (the 版主 group's allowclosethread), and only they.
     moderators: set[int] = field(default_factory=set)
+    # viewperm without the guest group (游客): forumdisplay answers a guest with the
+    # no-permission message (a board the bot may only list once logged in).
+    guests_barred: bool = False
+
+
+@dataclass(frozen=True)
+class ListedThread:
+    """One row of a board listing: ``forum_thread``'s replies/lastpost/lastposter."""
+
+    thread: Thread
+    replies: int
+    lastpost: datetime
+    lastposter: str
+    lastposter_uid: int
+
+    @property
+    def sticky(self) -> bool:
+        return self.thread.displayorder > 0
 
 
 @dataclass
@@ -122,7 +142,9 @@ class Thread:
     closed: bool = False
     maxposition: int = 0
     views: int = 0
-    displayorder: int = 0  # -2: a new thread held for moderation (seen by its author only)
+    # 置顶: 1 this board, 2 its category, 3 every board (global); -2: a new thread held
+    # for moderation (listed to no one, its first post invisible)
+    displayorder: int = 0
 
     @property
     def held(self) -> bool:
@@ -303,6 +325,44 @@ class ForumData:
                 threads = [t for t in self.threads.values() if t.fid == board.fid]
                 rows.append((board, len(threads), sum(len(self.visible_posts(t.tid)) for t in threads)))
             return rows
+
+    def board_listing(self, fid: int, *, orderby: str = "lastpost", page: int = 1,
+                      tpp: int = 20) -> tuple[list[ListedThread], int, int]:
+        """``forumdisplay``'s rows of board ``fid``: (rows of the page, page served, pages).
+
+        Sticky threads first (``displayorder`` desc; global ones, 3, from every board), then
+        ``orderby`` desc (``lastpost``, ``dateline``, ``replies``), ``tpp`` per page; a page
+        past the end is clamped. Replies and the last post count only visible posts (a held
+        reply moves nothing until released), and an edit moves nothing — as on Discuz,
+        where ``forum_thread.lastpost`` changes only when a post is published."""
+        with self.lock:
+            listed = [t for t in self.threads.values()
+                      if t.fid == fid or t.displayorder >= 3]
+            wanted = {t.tid for t in listed}
+            stats: dict[int, tuple[int, StoredPost]] = {}
+            for post in self.posts.values():
+                if post.tid not in wanted or post.invisible != 0:
+                    continue
+                count, last = stats.get(post.tid, (0, post))
+                if (post.dateline, post.pid) >= (last.dateline, last.pid):
+                    last = post
+                stats[post.tid] = (count + 1, last)
+            rows = []
+            for thread in listed:
+                if thread.tid not in stats:
+                    continue
+                count, last = stats[thread.tid]
+                rows.append(ListedThread(thread, count - 1, last.dateline, last.author,
+                                         last.authorid))
+            key = {
+                "dateline": lambda r: (r.thread.dateline, r.thread.tid),
+                "replies": lambda r: (r.replies, r.lastpost, r.thread.tid),
+            }.get(orderby, lambda r: (r.lastpost, r.thread.tid))
+            rows.sort(key=lambda r: (r.thread.displayorder, key(r)), reverse=True)
+            tpp = max(1, tpp)
+            total = max(1, -(-len(rows) // tpp))
+            page = min(max(1, page), total)
+            return rows[(page - 1) * tpp: page * tpp], page, total
 
     def held_posts(self, tid: int | None = None) -> list[StoredPost]:
         """Replies waiting for a moderator (``invisible = -2``), oldest first."""

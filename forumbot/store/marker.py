@@ -53,6 +53,7 @@ KIND_LETTERS: dict[str, str] = {
     "badge_notice": "b",
     "reminder": "m",
     "closing": "z",
+    "new_thread": "t",
 }
 _KIND_OF_LETTER = {letter: kind for kind, letter in KIND_LETTERS.items()}
 

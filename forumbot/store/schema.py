@@ -310,6 +310,14 @@ def _v9_state_id(db: sqlite_utils.Database) -> None:
     db.execute("INSERT OR IGNORE INTO meta (key, value) VALUES ('state_id', ?)", (secrets.token_hex(3),))
 
 
+def _v10_outbox_new_threads(db: sqlite_utils.Database) -> None:
+    """New threads in the outbox (issue 21: the bot opens each day's threads): the board
+    a new-thread draft opens its thread in (``fid``) and the thread's subject. Its ``tid``
+    is 0 until the forum names the new thread, then the thread's tid (and ``pid`` its first
+    post's). Rows of other kinds keep both NULL."""
+    db.execute("ALTER TABLE outbox ADD COLUMN fid INTEGER")
+    db.execute("ALTER TABLE outbox ADD COLUMN subject TEXT")
+    db.execute("ALTER TABLE outbox ADD COLUMN original_subject TEXT")
 def _v13_days(db: sqlite_utils.Database) -> None:
     """The game's days (SPEC §11) as the bot keeps them: each day's start, deadline and
     change freeze (the config's calendar with the director's changes), the threads the bot
@@ -355,6 +363,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     _v7_card_retraction,
     _v8_notify,
     _v9_state_id,
+    _v10_outbox_new_threads,
     _v13_days,
 )
 

@@ -30,6 +30,7 @@ TEXTS: dict[str, str] = {
                        'action=clearcookies&formhash={formhash}">[ 清除痕迹 ]</a>  '),
     "board_closed": '对不起，本论坛暂时关闭，详情请<a href="mailto:{adminemail}">联系管理员</a>。',
     "forum_nonexistence": "指定的版块不存在，请返回。",
+    "viewperm_login_nopermission": "对不起，您还未登录，无权访问该版块。",
     "thread_nonexistence": "指定的主题不存在或已被删除或正在被审核，请返回。",
     "post_check": ('指定的帖子不存在或已被删除或正在被审核。<br /><a href="viewthread.php?tid={ptid}">'
                    "[ 尝试转入主题请点击这里 ]</a>"),

@@ -82,11 +82,16 @@ class D72Routes(D72PmRoutes):
         board = self.data.boards.get(req.int_arg("fid"))
         if board is None:
             return self.outcome(req, visit, message("forum_nonexistence", extra="HALTED"))
-        with self.data.lock:
-            threads = sorted((t for t in self.data.threads.values() if t.fid == board.fid),
-                             key=lambda t: -t.tid)
-            rows = [(t, max(0, len(self.data.visible_posts(t.tid)) - 1)) for t in threads]
-        return self.html(render.forumdisplay(self.ctx(visit), board, rows))
+        if board.guests_barred and visit.viewer is None:
+            return self.outcome(req, visit, message("viewperm_login_nopermission"))
+        settings = self.data.settings
+        rows, page, total = self.data.board_listing(
+            board.fid, orderby=req.arg("orderby") or "lastpost", page=req.int_arg("page", 1),
+            tpp=settings.tpp)
+        if settings.forumdisplay_off:
+            rows = []
+        return self.html(render.forumdisplay(self.ctx(visit), board, rows, page, total,
+                                             listing=not settings.forumdisplay_off))
 
     # ---- viewthread.php --------------------------------------------------------------------
     def viewthread(self, req: Request, visit: Visit, page: int | None = None) -> Response:

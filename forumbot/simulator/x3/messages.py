@@ -28,6 +28,7 @@ TEXTS: dict[str, str] = {
     "post_edit_nopermission": "抱歉，您没有权限编辑此帖",
     "thread_nonexistence": "抱歉，指定的主题不存在或已被删除或正在被审核",
     "forum_nonexistence": "抱歉，指定的版块不存在",
+    "viewperm_login_nopermission": "抱歉，您尚未登录，没有权限访问该版块",
     "post_nonexistence": "抱歉，指定的帖子不存在或已被删除或正在被审核",
     "submit_invalid": "抱歉，您的请求来路不正确或表单验证串不符，无法提交",
     "undefined_action": "未定义操作",

@@ -15,12 +15,13 @@ import json
 from dataclasses import dataclass
 from datetime import datetime
 from html import escape as _esc
+from urllib.parse import quote
 
 from forumbot.simulator.bbcode import escape as bb_escape
 from forumbot.simulator.bbcode import render as render_bbcode
-from forumbot.simulator.dates import absolute_minutes, post_time_html
+from forumbot.simulator.dates import absolute_minutes, post_time_html, relative_text, ymd
 from forumbot.simulator.messages import Outcome
-from forumbot.simulator.model import Board, StoredPost, Thread, User
+from forumbot.simulator.model import Board, ListedThread, StoredPost, Thread, User
 
 FLOOR_NAMES = {1: "楼主", 2: "沙发", 3: "板凳", 4: "地板"}
 CSS = """body{font:14px/1.6 sans-serif;margin:0;background:#f4f4f4;color:#333}
@@ -459,26 +460,78 @@ def forum_index(ctx: Ctx, boards: list[tuple[Board, int, int]]) -> str:
     return page(ctx, "论坛", body)
 
 
-def _thread_row(t: Thread, replies: int) -> str:
+def _board_time(when: datetime, now: datetime, dateconvert: bool, *, date_only: bool = False) -> str:
+    """``dgmdate($t, 'u')`` in a listing row: relative text in a span titled with the date
+    (the author column: the day; the last post column: day and minute)."""
+    when = when.astimezone(now.tzinfo)
+    absolute = ymd(when) if date_only else absolute_minutes(when)
+    text = relative_text(when, now) if dateconvert else None
+    if text is None:
+        return absolute
+    return f'<span title="{absolute}">{text}</span>'
+
+
+def _thread_row(ctx: Ctx, row: ListedThread) -> str:
+    """One ``tbody#normalthread_TID`` (``stickthread_TID`` when sticky), as
+    forumdisplay_list.htm draws it (captured: forumdisplay-fid3.html)."""
+    t = row.thread
+    kind = "stickthread" if row.sticky else "normalthread"
+    icon = "fico-lock fc-s" if t.closed else ("fico-pin fc-i" if row.sticky else "fico-thread fic6 fc-n")
     lock = ' <i class="fico-lock fc-s" title="关闭"></i>' if t.closed else ""
-    return (f'<tbody id="normalthread_{t.tid}">\n<tr><th class="common">'
-            f'<a href="forum.php?mod=viewthread&amp;tid={t.tid}&amp;extra=page%3D1" '
-            f'class="s xst">{_esc(t.subject)}</a>{lock}</th>'
-            f'<td class="by"><cite><a href="home.php?mod=space&amp;uid={t.authorid}">'
-            f'{_esc(t.author)}</a></cite></td><td class="num"><a href="forum.php?mod='
-            f'viewthread&amp;tid={t.tid}" class="xi2">{replies}</a></td></tr>\n</tbody>\n')
+    view = f"forum.php?mod=viewthread&amp;tid={t.tid}&amp;extra=page%3D1"
+    author_when = _board_time(t.dateline, ctx.now, ctx.dateconvert, date_only=True)
+    last_when = _board_time(row.lastpost, ctx.now, ctx.dateconvert)
+    poster = quote(row.lastposter, encoding="gb18030" if ctx.charset == "gbk" else "utf-8")
+    return crlf(f"""<tbody id="{kind}_{t.tid}">
+<tr>
+<td class="icn">
+<a href="{view}" title="新窗口打开" target="_blank">
+<i class="{icon}"></i>
+</a>
+</td>
+<th class="common">
+ <a href="{view}" onclick="atarget(this)" class="s xst">{_esc(t.subject)}</a>{lock}
+</th>
+<td class="by">
+<cite>
+<a href="home.php?mod=space&amp;uid={t.authorid}" c="1">{_esc(t.author)}</a></cite>
+<em><span class="xi1">{author_when}</span></em>
+</td>
+<td class="num"><a href="{view}" class="xi2">{row.replies}</a><em>{t.views}</em></td>
+<td class="by">
+<cite><a href="home.php?mod=space&username={poster}" c="1">{_esc(row.lastposter)}</a></cite>
+<em><a href="forum.php?mod=redirect&tid={t.tid}&goto=lastpost#lastpost">{last_when}</a></em>
+</td>
+</tr>
+</tbody>
+""")
 
 
-def forumdisplay(ctx: Ctx, board: Board, threads: list[tuple[Thread, int]]) -> str:
-    rows = "".join(_thread_row(t, replies) for t, replies in threads)
+def forumdisplay(ctx: Ctx, board: Board, rows: list[ListedThread], page_no: int = 1,
+                 total: int = 1, *, listing: bool = True) -> str:
+    """forumdisplay: sticky rows, the separator, the normal rows; the pager (div#pgt's
+    div.pg) when there is more than one page. ``listing`` False: a theme that draws no
+    thread table (a portal-style board) — the page has no table[summary=forum_FID]."""
+    sticky = "".join(_thread_row(ctx, r) for r in rows if r.sticky)
+    normal = "".join(_thread_row(ctx, r) for r in rows if not r.sticky)
+    if not rows:
+        normal = ('<tbody class="bw0_all"><tr><th colspan="5"><p class="emp">'
+                  '本版块或指定的范围内尚无主题</p></th></tr></tbody>\r\n')
+    separator = ('<tbody id="separatorline" class="emptb"><tr><td class="icn"></td><th></th>'
+                 '<td class="by"></td><td class="num"></td><td class="by"></td></tr></tbody>\r\n')
+    pg = pager(f"forum.php?mod=forumdisplay&amp;fid={board.fid}", page_no, total)
+    table = (f'<table summary="forum_{board.fid}" cellspacing="0" cellpadding="0" '
+             f'id="threadlisttableid">\r\n{sticky}{separator}{normal}</table>') if listing else (
+             '<div class="bm_c"><p class="emp">本版块以门户方式展示</p></div>')
     body = (f'<div id="ct" class="wp cl"><div class="bm_h cl"><h1 class="xs2"><a href="forum.php?'
             f'mod=forumdisplay&amp;fid={board.fid}">{_esc(board.name)}</a></h1></div>\n'
-            f'<div id="threadlist" class="tl bm bmw"><form method="post" autocomplete="off" '
-            f'name="moderate" id="moderate" action="forum.php?mod=topicadmin&amp;action=moderate'
-            f'&amp;fid={board.fid}&amp;infloat=yes&amp;nopost=yes">\n<input type="hidden" '
-            f'name="formhash" value="{ctx.formhash}" />\n<table summary="forum_{board.fid}" '
-            f'cellspacing="0" cellpadding="0" id="threadlisttableid">\n{rows}</table>\n</form>'
-            f'</div></div>')
+            f'<div id="pgt" class="bm bw0 pgs cl">{pg}</div>\n'
+            f'<div id="threadlist" class="tl bm bmw"><div class="bm_c"><form method="post" '
+            f'autocomplete="off" name="moderate" id="moderate" action="forum.php?mod=topicadmin'
+            f'&amp;action=moderate&amp;fid={board.fid}&amp;infloat=yes&amp;nopost=yes">\n'
+            f'<input type="hidden" name="formhash" value="{ctx.formhash}" />\n'
+            f'<input type="hidden" name="listextra" value="page%3D{page_no}" />\n{table}\n'
+            f'</form></div></div>\n<div class="bm bw0 pgs cl">{pg}</div></div>')
     return page(ctx, board.name, body, board.fid)
 
 

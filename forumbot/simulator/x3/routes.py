@@ -72,11 +72,16 @@ class X3Routes(X3PmRoutes):
         board = self.data.boards.get(fid)
         if board is None:
             return self.outcome(req, visit, message("forum_nonexistence"))
-        with self.data.lock:
-            threads = sorted((t for t in self.data.threads.values() if t.fid == fid),
-                             key=lambda t: -t.tid)
-            rows = [(t, max(0, len(self.data.visible_posts(t.tid)) - 1)) for t in threads]
-        return self.html(render.forumdisplay(self.ctx(visit), board, rows))
+        if board.guests_barred and visit.viewer is None:
+            return self.outcome(req, visit, message("viewperm_login_nopermission"))
+        settings = self.data.settings
+        rows, page, total = self.data.board_listing(
+            fid, orderby=req.arg("orderby") or "lastpost", page=req.int_arg("page", 1),
+            tpp=settings.tpp)
+        if settings.forumdisplay_off:
+            rows = []
+        return self.html(render.forumdisplay(self.ctx(visit), board, rows, page, total,
+                                             listing=not settings.forumdisplay_off))
 
     def viewthread(self, req: Request, visit: Visit) -> Response:
         thread = self.thread_or_none(req.int_arg("tid"))
