@@ -62,12 +62,12 @@ class CalendarGame:
 
 
 def config_text(base_url: str, fid: int, database: Path, *, discuz: str, vote_tid: int | None,
-                days: int = 2, extra_calendar: str = "") -> str:
+                days: int = 2, extra_calendar: str = "", discussion: bool = False) -> str:
     lines = [
         "[forum]", f'base_url = "{base_url}"', 'timezone = "Asia/Shanghai"', f'discuz = "{discuz}"', f"fid = {fid}", "",
         "[game]", 'ruleset = "simple14"', f'director = "{DIRECTOR}"', f'bot = "{BOT}"',
         "players = [" + ", ".join(f'"{p}"' for p in PLAYERS) + "]", "",
-        "[calendar]", "start = 2026-12-01", f"days = {days}", "discussion_threads = false", extra_calendar, "",
+        "[calendar]", "start = 2026-12-01", f"days = {days}", f"discussion_threads = {'true' if discussion else 'false'}", extra_calendar, "",
     ]
     if vote_tid is not None:
         lines += ["[[days]]", "number = 1", f"vote_thread = {vote_tid}", ""]
@@ -79,7 +79,8 @@ def config_text(base_url: str, fid: int, database: Path, *, discuz: str, vote_ti
 
 @contextmanager
 def calendar_game(tmp_path: Path, *, discuz: str = "x3", charset: str = "utf-8", named: bool = True,
-                  days: int = 2, extra_calendar: str = "", moderator: bool = False) -> Iterator[CalendarGame]:
+                  days: int = 2, extra_calendar: str = "", moderator: bool = False,
+                  discussion: bool = False) -> Iterator[CalendarGame]:
     os.environ["FORUMBOT_PASSWORD"] = PASSWORD
     clock = SimClock(start=DAY1 - timedelta(hours=1))
     sim = Simulator(clock=clock, discuz=discuz, charset=charset)
@@ -96,7 +97,8 @@ def calendar_game(tmp_path: Path, *, discuz: str = "x3", charset: str = "utf-8",
     try:
         path = tmp_path / "测试村.toml"
         path.write_text(config_text(base, fid, tmp_path / "game.sqlite", discuz="7.2" if discuz == "7.2" else "x3",
-                                    vote_tid=vote_tid, days=days, extra_calendar=extra_calendar), encoding="utf-8")
+                                    vote_tid=vote_tid, days=days, extra_calendar=extra_calendar,
+                                    discussion=discussion), encoding="utf-8")
         rt = open_runtime(path, clock=clock)
         agent = Agent(rt, make_client(rt))
         agent.start()
