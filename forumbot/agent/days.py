@@ -119,7 +119,9 @@ class DayDuties:
             return
         if self._final_drafted(window.number):
             return  # the day was closed before the calendar's duties existed (or by hand)
-        draft = dayposts.draft_closing(self.rt, window, now, marks_deadline=self.minutes_only(window))
+        # Only a closing post in the deadline's own minute can tell the posts of that minute apart.
+        marks = self.minutes_only(window) and now < window.deadline + timedelta(minutes=1)
+        draft = dayposts.draft_closing(self.rt, window, now, marks_deadline=marks)
         report.drafts.append(draft)
         log.info("第%d日：已起草截止帖 #%d", window.number, draft.id)
 
@@ -155,6 +157,15 @@ class DayDuties:
         if now >= target and not hand_edited(draft):
             return Refresh(drop="提醒的时刻已经过去：不再发出")
         return None
+
+    def wait_at_most(self, now: datetime, seconds: float) -> float:
+        """``seconds``, or less when a calendar moment comes sooner (the agent wakes for it)."""
+        if not self.enabled():
+            return seconds
+        later = milestones_after(self.rt.config, now)
+        if not later:
+            return seconds
+        return max(1.0, min(seconds, (min(later) - now).total_seconds()))
 
     # ------------------------------------------------------------------ after publishing
 

@@ -270,7 +270,9 @@ class Agent:
             failures = failures + 1 if report.errors and not report.unsaved else 0
             if max_ticks is not None and ticks >= max_ticks:
                 return report
-            self._wait(stop, self._interval(failures))
+            # A calendar's moment (a deadline: the closing post must fall in its minute)
+            # is not slept through.
+            self._wait(stop, self.days.wait_at_most(self.rt.clock.now(), self._interval(failures)))
         return report
 
     def _interval(self, failures: int) -> float:
@@ -359,8 +361,10 @@ class Agent:
         # The first read tells a "discuz = auto" forum's generation: learnt before anything
         # is drafted, so the first pass's posts link in its scheme already.
         self._learn_generation()
-        self.decide_days(now, report)
+        # The calendar first: a day's closing post is drafted before its final count, which
+        # waits for it (on 7.2 it settles the deadline's minute).
         self.days.draft_due(now, report)
+        self.decide_days(now, report)
         self.check_moderated(now, report)
         self.publish(now, report)
         self.days.settle(now, report)
