@@ -109,3 +109,13 @@ def test_agent_calendar__not_a_moderator_no_lock(tmp_path):
         assert g.rt.store.stored_day(1).locked_at is None
         assert g.rt.store.get_meta("may_moderate") == "no"
         assert g.errors() == []
+
+
+@pytest.mark.parametrize("moderator", [True, False])
+def test_check__says_whether_the_bot_may_close_the_voting_threads(tmp_path, moderator):
+    from forumbot.agent.preflight import preflight
+
+    with calendar_game(tmp_path, named=False, moderator=moderator) as g:
+        found = {c.name: c for c in preflight(g.rt, g.agent.client, g.clock.now()).checks}
+        lock = found["截止时关闭投票帖"]
+        assert (lock.outcome.value, "不是版块" in lock.detail) == (("pass", False) if moderator else ("warn", True))
