@@ -156,3 +156,37 @@ def test_pm__deadline_at_a_time_and_a_bad_time(game):
         handler.run(parse("截止 第1日 12-02 23:00\n截止 第1日 明天吧"))
     assert "第1日截止" in handler.answers[0]
     assert "没有执行" in handler.answers[1] and "看不懂这个时间" in handler.answers[1]
+
+
+def test_desk__the_schedule_form_previews_then_applies(game, monkeypatch):
+    import re
+
+    from forumbot.desk.app import create_app
+
+    rt, clock, path = game
+    rt.close()
+    monkeypatch.delenv("FORUMBOT_DESK_TOKEN", raising=False)
+    app = create_app(path, clock=clock, secret_key=b"k" * 32)
+    app.testing = True
+    client = app.test_client()
+    page = client.get("/").get_data(as_text=True)
+    assert "日程" in page and "到时由机器人开帖" in page
+    token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+    form = {"csrf_token": token, "how": "extend", "day": "1", "extend": "1天", "at": "", "why": "周末"}
+    shown = client.post("/schedule/deadline", data=form).get_data(as_text=True)
+    assert "第1日改票截止" in shown and "确认修改" in shown
+    key = re.search(r'name="key" value="([^"]+)"', shown).group(1)
+    again = open_runtime(path, clock=clock)
+    try:
+        assert again.store.day_changes() == ()  # the preview changed nothing
+    finally:
+        again.close()
+    done = client.post("/schedule/deadline/apply", data={**form, "key": key}, follow_redirects=True)
+    assert "已记下" in done.get_data(as_text=True)
+    again = open_runtime(path, clock=clock)
+    try:
+        assert again.config.day(1).deadline == t(3, "21:30")
+    finally:
+        again.close()
+    bad = client.post("/schedule/deadline", data={**form, "extend": "很久"}, follow_redirects=True)
+    assert "看不懂延长多久" in bad.get_data(as_text=True)
