@@ -30,6 +30,9 @@ DRAFT_KIND_ZH = {
     "count_reply": "计票回复",
     "acceleration_notice": "加速通知",
     "badge_notice": "警长通知",
+    "reminder": "截止提醒",
+    "closing": "截止帖",
+    "new_thread": "新帖",
 }
 # By stored value: a state another part adds is said here before its enum member exists.
 DRAFT_STATE_ZH = {

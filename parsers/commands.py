@@ -15,6 +15,10 @@ The commands (docs/decisions.md, "The director by forum PM"):
                                            and a code to confirm)
 ``警长 名字``                              the sheriff (successor), likewise
 ``确认 CODE``                              carry out what the code was given for
+``截止 第N日 12-05 22:00`` / ``截止 第N日 现在``  move day N's deadline / close it now (answered
+                                           with what it moves and a code to confirm)
+``延长 第N日 1天``                          lengthen day N (likewise)
+``重开 第N日``                              open day N's locked voting thread again
 ``帮助``                                   the list of commands
 ========================================  ===========================================
 
@@ -68,11 +72,14 @@ class Verb(StrEnum):
     NIGHT = "night"
     SHERIFF = "sheriff"
     HELP = "help"
+    DEADLINE = "deadline"
+    EXTEND = "extend"
+    REOPEN = "reopen"
 
 
 VERB_ZH = {Verb.APPROVE: "批准", Verb.REJECT: "驳回", Verb.VIEW: "查看", Verb.RETRY: "重发",
            Verb.STATUS: "状态", Verb.CONFIRM: "确认", Verb.NIGHT: "夜晚", Verb.SHERIFF: "警长",
-           Verb.HELP: "帮助"}
+           Verb.HELP: "帮助", Verb.DEADLINE: "截止", Verb.EXTEND: "延长", Verb.REOPEN: "重开"}
 
 _WORDS: tuple[tuple[str, Verb], ...] = (
     ("批准", Verb.APPROVE), ("同意", Verb.APPROVE),
@@ -84,6 +91,7 @@ _WORDS: tuple[tuple[str, Verb], ...] = (
     ("平安夜", Verb.NIGHT), ("夜晚", Verb.NIGHT),
     ("警长", Verb.SHERIFF),
     ("帮助", Verb.HELP),
+    ("截止", Verb.DEADLINE), ("延长", Verb.EXTEND), ("重开", Verb.REOPEN), ("重新打开", Verb.REOPEN),
 )
 _VERB = re.compile("|".join(re.escape(w) for w, _ in sorted(_WORDS, key=lambda p: -len(p[0]))))
 _VERBS = dict(_WORDS)
@@ -131,6 +139,9 @@ class Command:
     player: str | None = None  # 警长
     problem: str | None = None  # why it cannot be carried out as typed (Chinese)
     game: str | None = None  # the game the line named (None: none named)
+    when: str | None = None  # 截止: the new deadline as typed ("12-05 22:00"; the game reads it)
+    now: bool = False  # 截止 现在
+    span: str | None = None  # 延长: how long, as typed ("1天")
 
 
 def normalise(text: str) -> str:
@@ -313,6 +324,8 @@ def _command(verb: Verb, word: str, line: _Line, start: int, pos: int,
     end = pos + len(rest)
     if verb is Verb.NIGHT:
         return _night(word, line.typed(start, end), rest), end
+    if verb in (Verb.DEADLINE, Verb.EXTEND, Verb.REOPEN):
+        return _schedule(verb, word, line.typed(start, end), rest), end
     name = re.sub(r"^(?:是|为|改为|给|交给|移交给?)\s*", "", rest.strip(" \t:：,，、。.")).strip()
     if "谁" in name or name.endswith("?"):
         return Command(Verb.STATUS, word), end  # "警长是谁？": the status says it
@@ -342,6 +355,30 @@ def _night(word: str, typed: str, rest: str) -> Command:
     if not names and not re.search(r"无|没有|平安", rest):
         problem = "请写出夜晚出局的玩家，例如：夜晚 第2日 出局：汤圆、Alice（没有人出局写：平安夜 第2日）"
     return Command(Verb.NIGHT, typed, day=day, players=names, problem=problem)
+
+
+_NOW_WORD = re.compile(r"^(?:现在|立即|立刻|马上)(?:截止)?$")
+_TO_WORD = re.compile(r"^(?:改到|改为|改成|推迟到|提前到|到|为|在)\s*")
+
+
+def _schedule(verb: Verb, word: str, typed: str, rest: str) -> Command:
+    day = None
+    if (d := _DAY.search(rest)) is not None:
+        day = _number(d.group("n"))
+        rest = rest[:d.start()] + " " + rest[d.end():]
+    rest = _TO_WORD.sub("", rest.strip(" \t:：,，、。.!！")).strip()
+    if "?" in rest or "几" in rest:
+        return Command(Verb.STATUS, word)  # "截止是几点？": the status says it
+    if verb is Verb.REOPEN:
+        return Command(verb, typed, day=day)
+    if verb is Verb.EXTEND:
+        span = rest or None
+        problem = None if span else "“延长”后面要写延长多久，例如：延长 第2日 1天"
+        return Command(verb, typed, day=day, span=span, problem=problem)
+    if _NOW_WORD.match(rest):
+        return Command(verb, typed, day=day, now=True)
+    problem = None if rest else "“截止”后面要写新的截止时间或「现在」，例如：截止 第2日 12-05 22:00，或 截止 第2日 现在"
+    return Command(verb, typed, day=day, when=rest or None, problem=problem)
 
 
 _CN = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}

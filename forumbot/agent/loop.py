@@ -16,20 +16,21 @@ import random
 import threading
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
-from typing import Callable, Protocol
+from typing import Callable, Collection, Protocol
 
 from engine.activity import propose_cards
 from engine.rules import CardPolicy
 from engine.state import DayWindow, GameState
 from engine.tally import TallyResult
 from forumbot.game.alarms import AlarmKind, AlarmWatch, moderation_text
-from forumbot.discuz import DiscuzClient, ReplyResult, ThreadCursor as ClientCursor
+from forumbot.discuz import DiscuzClient, NewThreadResult, ReplyResult, ThreadCursor as ClientCursor
 from forumbot.discuz.client import DEFAULT_FLOODCTRL
 from forumbot.game.clock import wait
 from forumbot.game.drafting import count_body, counts_only
 from forumbot.discuz.errors import (FloodControl, ForumError, ForumRefused, ForumUnavailable, PostNotFound,
                              ThreadNotFound)
 from forumbot.game.state import ballots_for, count_day, current_state, state_for_day
+from forumbot.agent.days import DayDuties
 from forumbot.agent.health import DATABASE, STATE, Health, storage_problem
 from forumbot.store.outbox import (Draft, DraftKind, DraftState, Outbox, PublishHow, PublishOutcome, Refresh,
                              hand_edited)
@@ -49,6 +50,9 @@ GRACE_AFTER_DEADLINE = timedelta(hours=6)
 # How many pages (from the last, backwards) a marker lookup may read before concluding
 # an interrupted post never reached the forum.
 MARKER_SEARCH_PAGES = 10_000
+# Board pages searched for a new thread whose answer was lost (newest activity first): a
+# day's thread is not pushed further than this by other threads in the minutes between.
+THREAD_SEARCH_PAGES = 3
 
 # The longest flood-control wait a pass sits out before reading again and posting
 # (Discuz's default interval is 15 s); a longer one is left to a later pass.
@@ -122,6 +126,26 @@ class ClientPublisher:
         post = self.client.find_post_by_marker(tid, marker, max_pages=MARKER_SEARCH_PAGES)
         return post.pid if post is not None else None
 
+    def new_thread(self, fid: int, subject: str, message: str) -> NewThreadResult:
+        result = self.client.new_thread(fid, subject, message, wait_for_flood=False)
+        if result.tid is not None and result.pid is None and not result.moderated:
+            # 7.2's answer names no pid: the first post's, from the page (the thread is
+            # stored either way: a failed read here only leaves the pid unknown).
+            try:
+                page = self.client.fetch_page(result.tid, 1)
+            except ForumError:
+                return result
+            first = next((p for p in page.posts if p.floor == 1), None)
+            if first is not None:
+                return NewThreadResult(tid=result.tid, pid=first.pid)
+        return result
+
+    def find_thread_marker(self, fid: int, marker: str, *,
+                           skip: Collection[int] = ()) -> tuple[int, int | None] | None:
+        # The newest pages of the board: the thread went in moments before the answer was lost.
+        found = self.client.find_thread_by_marker(fid, marker, max_pages=THREAD_SEARCH_PAGES, skip=skip)
+        return (found.tid, found.pid) if found is not None and found.tid is not None else None
+
 
 @dataclass
 class TickReport:
@@ -187,6 +211,8 @@ class Agent:
         self._operator_login = rt.store.get_meta(OPERATOR_LOGIN)
         # the director by forum PM ([notify]), built by the caller's factory
         self.notifier = notifier(self) if notifier is not None else NoNotifier()
+        # The calendar's moments: open, remind, close and lock each day (SPEC §11)
+        self.days = DayDuties(self)
 
     # ------------------------------------------------------------------ the loop
 
@@ -244,7 +270,9 @@ class Agent:
             failures = failures + 1 if report.errors and not report.unsaved else 0
             if max_ticks is not None and ticks >= max_ticks:
                 return report
-            self._wait(stop, self._interval(failures))
+            # A calendar's moment (a deadline: the closing post must fall in its minute)
+            # is not slept through.
+            self._wait(stop, self.days.wait_at_most(self.rt.clock.now(), self._interval(failures)))
         return report
 
     def _interval(self, failures: int) -> float:
@@ -333,9 +361,13 @@ class Agent:
         # The first read tells a "discuz = auto" forum's generation: learnt before anything
         # is drafted, so the first pass's posts link in its scheme already.
         self._learn_generation()
+        # The calendar first: a day's closing post is drafted before its final count, which
+        # waits for it (on 7.2 it settles the deadline's minute).
+        self.days.draft_due(now, report)
         self.decide_days(now, report)
         self.check_moderated(now, report)
         self.publish(now, report)
+        self.days.settle(now, report)
         self.notifier.tick(now, report)  # after the thread posts: PMs never delay them
         self.settle_results(now)
         self._alarms(now, report, reached=self.client.request_count > requests_before
@@ -601,6 +633,8 @@ class Agent:
         settle = timedelta(minutes=rt.settings.agent.final_count_delay_minutes)
         if now < day.deadline + settle:
             return  # posts from the deadline's last seconds may still be on their way
+        if self.days.holds_final(day, now):
+            return  # the closing post settles the deadline's minute (7.2): it goes first
         self.draft_final_count(state, day, tally, now, report)
         self.apply_result(day, tally, now)
         self.propose(state, day, result, now)
@@ -792,6 +826,8 @@ class Agent:
         the deadline it is not sent at all (superseded): the final count, which the
         director approves, speaks for the day. The outbox keeps a body the director
         edited by hand as edited, and the draft's marker either way."""
+        if draft.kind is DraftKind.REMINDER:
+            return self.days.render_reminder(draft, now)
         if draft.kind not in (DraftKind.RUNNING_COUNT, DraftKind.COUNT_REPLY) or draft.day is None:
             return None
         rt = self.rt
@@ -836,7 +872,16 @@ class Agent:
         outbox = self.rt.outbox
         for draft in outbox.drafts(DraftState.PENDING_MODERATION):
             try:
-                pid = self._released_pid(draft)
+                if draft.is_new_thread:
+                    pid = self._released_thread(draft, now)
+                    if pid is not None:
+                        self.rt.store.clear_alarm(f"moderation:{draft.id}", at=now, detail={"pid": pid})
+                        log.info("新帖 #%d 已由版主审核通过", draft.id)
+                        report.published.append(PublishOutcome(draft.id, PublishHow.RELEASED,
+                                                               DraftState.PUBLISHED, pid=pid or None))
+                        continue
+                else:
+                    pid = self._released_pid(draft)
             except ForumUnavailable as exc:
                 self._note(report, f"查看 #{draft.id} 是否已审核", exc)
                 return
@@ -854,6 +899,15 @@ class Agent:
             self.rt.store.clear_alarm(f"moderation:{draft.id}", at=now, detail={"pid": pid})
             log.info("#%d 已由版主审核通过，已发布（pid %d）", draft.id, pid)
             report.published.append(PublishOutcome(draft.id, PublishHow.RELEASED, DraftState.PUBLISHED, pid=pid))
+
+    def _released_thread(self, draft: Draft, now: datetime) -> int | None:
+        """A new thread held for moderation: the board lists it once a moderator released
+        it (by its marker); then it is published with the tid the forum gives it."""
+        found = self.client.find_thread_by_marker(draft.fid or 0, draft.marker, max_pages=THREAD_SEARCH_PAGES)
+        if found is None or found.tid is None:
+            return None
+        self.rt.outbox.released_thread(draft.id, found.tid, found.pid, now=now)
+        return found.pid or 0
 
     def _released_pid(self, draft: Draft) -> int | None:
         if draft.pid is not None:

@@ -78,7 +78,7 @@ def to_ballots(posts: Iterable[Post], roles: dict[int, str]) -> list[Ballot]:
 
 def offline_tally(config_path: str | Path, day: int, pages: Sequence[str | Path]) -> OfflineTally:
     """Load the config, read the pages, tally ``day``. Raises ConfigError/OfflineTallyError."""
-    config = load_config(config_path)
+    config = with_game_days(load_config(config_path))
     if not pages:
         raise OfflineTallyError("没有给出页面（--pages 文件…）")
     config.day(day)  # names the configured days when ``day`` is not one of them
@@ -92,6 +92,38 @@ def offline_tally(config_path: str | Path, day: int, pages: Sequence[str | Path]
         )
     state = build_state(config, [])
     return OfflineTally(config, day, tally_day(ballots, state, day, config.rules), len(posts))
+
+
+def with_game_days(config: GameConfig) -> GameConfig:
+    """The config with the days the game's store keeps, when it has one (the threads the
+    bot opened, the deadlines the director moved): the offline tally counts the same days
+    as the agent. A config whose database does not exist (yet) is taken as written; the
+    store is only read."""
+    import sqlite3
+
+    from forumbot.config.settings import load_settings
+    from forumbot.game.days import with_store_days
+    from forumbot.store import Store
+
+    database = Path(load_settings(config).agent.database)
+    if not database.is_file():
+        return config
+    try:
+        # Read only: the recount must not change (or upgrade) the game's file.
+        conn = sqlite3.connect(f"file:{database}?mode=ro", uri=True)
+        try:
+            has_days = conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'days'").fetchone() is not None
+        finally:
+            conn.close()
+        if not has_days:
+            return config
+        store = Store(database)
+    except Exception:  # noqa: BLE001 - a damaged or locked store: the config as written
+        return config
+    try:
+        return with_store_days(config, store)
+    finally:
+        store.close()
 
 
 __all__ = ["ConfigError", "OfflineTally", "OfflineTallyError", "offline_tally", "read_posts", "to_ballots"]

@@ -105,6 +105,8 @@ def preflight(rt: Runtime, client: DiscuzClient, now: datetime) -> Preflight:
     if not _forum(rt, client, result):
         return result
     logged_in = _login(rt, client, result)
+    if logged_in:
+        _board(rt, client, result)
     pages = _threads(rt, client, result, now, logged_in)
     if logged_in and pages:
         _posting(rt, client, result, pages, now)
@@ -184,6 +186,36 @@ def _login(rt: Runtime, client: DiscuzClient, result: Preflight) -> bool:
         return False
     result.add(name, Outcome.PASS, f"以“{username}”登录成功（uid {uid}），登录表单没有验证码")
     return True
+
+
+def _board(rt: Runtime, client: DiscuzClient, result: Preflight) -> None:
+    """A game whose days the bot opens ([calendar], SPEC §11): the board is named, and
+    whether the account moderates it (it then closes each voting thread at the deadline)."""
+    config = rt.config
+    if config.calendar is None:
+        return
+    fid = config.forum.fid
+    if fid is None:
+        if any(d.vote_thread is None for d in config.days):
+            result.add("游戏版块", Outcome.FAIL, "机器人要开每一日的投票帖，但配置里没有 [forum].fid：请写上游戏版块的编号"
+                                              "（版块地址里 fid= 后的数字）")
+        return
+    try:
+        moderates = client.may_moderate(fid)
+    except errors.ForumRefused as exc:
+        result.add("游戏版块", Outcome.FAIL, f"版块 fid {fid}：{exc.message}")
+        return
+    except errors.ForumUnavailable as exc:
+        result.add("游戏版块", Outcome.FAIL, f"查看版块 fid {fid} 时论坛无法访问（{exc.cause_name}）")
+        return
+    result.add("游戏版块", Outcome.INFO, f"机器人在版块 fid {fid} 开每一日的帖子（发新帖的权限要到第一次开帖时才知道）")
+    if not config.duties.lock_threads:
+        result.add("截止时关闭投票帖", Outcome.INFO, "配置 [calendar].lock_threads = false：不关闭")
+    elif moderates:
+        result.add("截止时关闭投票帖", Outcome.PASS, f"机器人是版块 fid {fid} 的版主：截止时关闭投票帖")
+    else:
+        result.add("截止时关闭投票帖", Outcome.WARN, f"机器人不是版块 fid {fid} 的版主：截止时不会关闭投票帖"
+                                                    "（截止后的帖子照样算迟到）；要关闭，请论坛管理员设它为版主")
 
 
 # ---------------------------------------------------------------- the threads

@@ -10,6 +10,7 @@ import click
 from engine.calendar import CalendarError, DeadlineBy, ScheduledDay, StartBy, day_zh, when_zh
 from forumbot.commands._common import Refusal, config_option, friendly
 from forumbot.commands._help import text_width
+from forumbot.agent.offline import with_game_days
 from forumbot.config.gamefile import GameConfig, load_config
 
 __all__ = ["commands", "schedule"]
@@ -82,7 +83,8 @@ def schedule(config_path: str, days: int | None, as_json: bool) -> None:
 
         forumbot schedule --config game.toml --days 5 --json
     """
-    config = load_config(config_path)
+    # The days as the game's store keeps them when it has one (the director's changes).
+    config = with_game_days(load_config(config_path))
     try:
         laid = config.schedule(days)
     except CalendarError as exc:

@@ -30,7 +30,7 @@ from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from engine.calendar import (
-    Calendar, CalendarError, DayTimes, Lengthen, Schedule, calendar_for, day_rule, fixed_schedule,
+    Calendar, CalendarError, Change, DayTimes, Lengthen, Schedule, calendar_for, day_rule, fixed_schedule,
 )
 from engine.calendar import schedule as lay_out
 from engine.events import EventKind, GameEvent, OutWhy
@@ -43,7 +43,7 @@ DEFAULT_TIMEZONE = "Asia/Shanghai"
 
 # Known keys per table. Other parts of forumbot that add keys to these tables extend the
 # sets here, so the typo check keeps working.
-FORUM_KEYS = {"base_url", "timezone", "discuz"}
+FORUM_KEYS = {"base_url", "timezone", "discuz", "fid"}
 DISCUZ_GENERATIONS = ("auto", "x3", "7.2")  # forumbot.discuz.Generation, or detect
 GAME_KEYS = {
     "ruleset", "director", "bot", "players", "sheriff", "out", "idiot_revealed",
@@ -56,7 +56,8 @@ DAY_KEYS = {
 EVENT_KEYS = {"kind", "at", "player", "why", "day", "players", "note"}
 CALENDAR_KEYS = {
     "start", "open_time", "close_time", "close_after_days", "extend_on", "extend_first_day", "holidays",
-    "workdays", "days", "remind_before_freeze", "remind_before_deadline",
+    "workdays", "days", "remind_before_freeze", "remind_before_deadline", "remind_by_pm", "discussion_threads",
+    "lock_threads",
 }
 
 # Top-level tables a config may have; anything else is a typo and an error naming it.
@@ -84,7 +85,8 @@ def game_key(config: GameConfig) -> str | None:
     lowest number), sorted. None for a config with no threads. Later days may be added to
     a running game without changing it; changing the first day's threads makes it another
     game (its earlier posts are then another game's)."""
-    days = sorted(config.days, key=lambda d: d.number)
+    # The config's own threads: the ones the bot opened later do not rename the game.
+    days = sorted((config.origin or config).days, key=lambda d: d.number)
     for day in days:
         tids = sorted(day.threads())
         if tids:
@@ -106,6 +108,16 @@ class ForumSettings:
     timezone: str
     tz: tzinfo
     discuz: str = "auto"  # which Discuz generation: "auto" (detected), "x3" or "7.2"
+    fid: int | None = None  # the game's board: where the bot opens each day's threads (SPEC §11)
+
+
+@dataclass(frozen=True)
+class DayDuties:
+    """What the bot does on the calendar's moments (``[calendar]``; SPEC §11)."""
+
+    discussion_threads: bool = True  # open a discussion thread per day beside the voting thread
+    remind_by_pm: bool = False  # the reminders also PM each living player without a valid vote
+    lock_threads: bool = True  # close the voting thread at the deadline where the account may
 
 
 @dataclass(frozen=True)
@@ -116,6 +128,11 @@ class GameConfig:
     state: GameState  # the initial state, days included
     raw: dict[str, Any] = field(default_factory=dict, compare=False)  # the whole TOML document
     calendar: Calendar | None = None  # [calendar] with the [[days]] blocks' own times
+    duties: DayDuties = DayDuties()
+    # The game as it stands (``forumbot.game.days.with_store_days``): the config as read
+    # (its own days and threads), and the director's changes to the schedule.
+    origin: GameConfig | None = field(default=None, compare=False, repr=False)
+    changes: tuple[Change, ...] = ()
 
     @property
     def days(self) -> tuple[DayWindow, ...]:
@@ -126,7 +143,7 @@ class GameConfig:
         reminders: by the calendar where there is one (beyond the configured days too),
         else the ``[[days]]`` as written."""
         if self.calendar is not None:
-            return lay_out(self.calendar, days or len(self.days))
+            return lay_out(self.calendar, days or len(self.days), self.changes)
         window = timedelta(minutes=self.rules.change_window_minutes)
         return fixed_schedule(((d.number, d.start, d.deadline) for d in self.days if days is None or d.number <= days),
                               change_window=window)
@@ -185,7 +202,8 @@ class _Reader:
         state = self.people(game, state, forum.tz)
         if "calendar" in doc:  # the days follow from it; [[days]] are optional (SPEC §11)
             calendar, state = self.calendar(doc, rules, state, forum.tz)
-            return GameConfig(self.path, forum, rules, self.events(doc, state, forum.tz), raw=doc, calendar=calendar)
+            return GameConfig(self.path, forum, rules, self.events(doc, state, forum.tz), raw=doc, calendar=calendar,
+                              duties=self.duties(doc["calendar"]))
         days_raw = doc.get("days", [])
         if not isinstance(days_raw, list) or not all(isinstance(d, dict) for d in days_raw):
             raise self.fail("[[days]]", "应为表数组（每一日一个 [[days]]）")
@@ -240,7 +258,8 @@ class _Reader:
             discuz = "7.2"
         if not isinstance(discuz, str) or discuz.strip().lower() not in DISCUZ_GENERATIONS:
             raise self.fail("[forum].discuz", f'应为 "auto"、"x3" 或 "7.2"，实际是 {discuz!r}')
-        return ForumSettings(base_url, name, tz, discuz.strip().lower())
+        fid = self.integer(table, "fid", "[forum].fid", required=False, minimum=1)
+        return ForumSettings(base_url, name, tz, discuz.strip().lower(), fid)
 
     def rules(self, game: dict[str, Any]) -> RuleSet:
         name = self.text(game, "ruleset", "[game].ruleset", required=True)
@@ -501,6 +520,16 @@ class _Reader:
                 deadline_pid=self.integer(raw, "deadline_pid", f"{where}.deadline_pid", required=False, minimum=1),
             ))
         return calendar, state
+
+    def duties(self, table: dict[str, Any]) -> DayDuties:
+        values = {}
+        for name in ("discussion_threads", "remind_by_pm", "lock_threads"):
+            value = table.get(name)
+            if value is not None and not isinstance(value, bool):
+                raise self.fail(f"[calendar].{name}", f"应为 true 或 false，实际是 {value!r}")
+            if value is not None:
+                values[name] = value
+        return DayDuties(**values)
 
     def calendar_start(self, value: Any, tz: tzinfo) -> datetime | date:
         key = "[calendar].start"

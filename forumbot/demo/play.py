@@ -33,8 +33,8 @@ from forumbot.notify import Notifier
 from forumbot.agent.instance import InstanceLock
 from forumbot.store.outbox import Draft, DraftKind, DraftState
 from forumbot.game.runtime import Runtime, make_client, open_runtime
-from forumbot.demo.scenario import (BOT, DIRECTOR, END, GAME_START, PASSWORD, Action, Driver, World, build_world,
-                               config_from, write_config)
+from forumbot.demo.scenario import (BOT, DIRECTOR, END, GAME_START, PASSWORD, Action, Driver, World, bot_opens_threads,
+                               build_world, config_from, write_config)
 from forumbot.simulator import SimClock, Simulator
 from forumbot.wording import FLAG_ZH, PROPOSAL_ZH, card_zh, draft_kind_zh
 
@@ -71,20 +71,35 @@ def setup_game(workdir: Path, *, clock: SimClock | None = None, sim: Simulator |
     turns them on."""
     clock = clock or SimClock(start=GAME_START - timedelta(minutes=20))
     sim = sim or Simulator(clock=clock)
-    world = build_world(sim)
+    # A config from [calendar] without [[days]] (the project's config.toml): the director
+    # creates no thread, the bot opens each day's (SPEC §11) and the players post in those.
+    bot_opens = config_source is not None and bot_opens_threads(config_source)
+    world = build_world(sim, bot_opens=bot_opens)
     base_url = sim.start()
     if config_source is not None:
         config = config_from(config_source, workdir / "game.toml", base_url, workdir / "game.sqlite",
-                             notify=notify, **agent_settings)
+                             notify=notify, fid=world.fid, **agent_settings)
     else:
         config = write_config(workdir / "game.toml", world, base_url, workdir / "game.sqlite", notify=notify,
                               **agent_settings)
     rt = open_runtime(config, clock=clock)
+    if bot_opens:
+        world.resolve = lambda key: _opened_tid(rt, key)
     client = make_client(rt)
     agent = Agent(rt, client, notifier=Notifier.for_agent)
     driver = Driver(world)
     driver.on_night = lambda action: director.record_night(rt, action.day, list(action.out), clock.now())
     return Game(sim, world, clock, rt, agent, driver)
+
+
+def _opened_tid(rt: Runtime, key: str) -> int | None:
+    """The tid of the thread the bot opened for a scenario key ("vote2", "talk2")."""
+    role = {"vote": "vote_thread", "talk": "discussion_thread"}.get(key[:4])
+    if role is None or not key[4:].isdigit():
+        return None
+    number = int(key[4:])
+    day = next((d for d in rt.config.days if d.number == number), None)
+    return getattr(day, role) if day is not None else None
 
 
 def play(game: Game, *, until: datetime = END, step: timedelta = timedelta(minutes=10),
@@ -277,7 +292,8 @@ def main(argv: list[str] | None = None) -> int:
     def show(draft: Draft) -> None:
         if args.quiet:
             return
-        print(f"\n── 导演批准 #{draft.id}（{draft_kind_zh(draft.kind)}，帖子 tid {draft.tid}）──", file=out)
+        where = f"版块 fid {draft.fid}：{draft.subject}" if draft.kind is DraftKind.NEW_THREAD else f"帖子 tid {draft.tid}"
+        print(f"\n── 导演批准 #{draft.id}（{draft_kind_zh(draft.kind)}，{where}）──", file=out)
         print(draft.body, file=out)
 
     def narrate(report: TickReport) -> None:

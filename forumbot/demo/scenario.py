@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import json
 import tomllib
-from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from dataclasses import dataclass, field, replace
+from datetime import date, datetime, time, timedelta
 from pathlib import Path
 from typing import Any, Callable
 from zoneinfo import ZoneInfo
@@ -170,34 +170,53 @@ RULES_TEXT = (
 
 @dataclass
 class World:
-    """The simulated forum with the game's accounts and threads."""
+    """The simulated forum with the game's accounts and threads. ``resolve`` names the
+    threads the bot opens itself (a game from ``[calendar]`` without ``[[days]]``): a
+    thread key ("vote2") → its tid once the bot opened it (None before)."""
 
     sim: Simulator
     tids: dict[str, int]
+    fid: int = 0
+    resolve: Callable[[str], int | None] | None = None
+    keys: tuple[str, ...] = ()  # every thread key of the plan
+
+    def tid(self, key: str) -> int | None:
+        if key not in self.tids and self.resolve is not None:
+            found = self.resolve(key)
+            if found is not None:
+                self.tids[key] = found
+        return self.tids.get(key)
 
     def bot_posts(self, bot: str = BOT) -> list[tuple[str, int, str]]:
         """(thread key, pid, message) of every post ``bot`` made, by pid."""
+        for key in self.keys:
+            self.tid(key)
         out = [(key, p.pid, p.message) for key, tid in self.tids.items()
                for p in self.sim.posts(tid) if p.author == bot]
         return sorted(out, key=lambda x: x[1])
 
 
-def build_world(sim: Simulator, plan: GamePlan | None = None) -> World:
+def build_world(sim: Simulator, plan: GamePlan | None = None, *, bot_opens: bool = False) -> World:
     """The game's accounts and threads on ``sim`` (the demo game unless ``plan`` is given).
-    Threads are created in the plan's order, so their tids are known in advance."""
+    Threads are created in the plan's order, so their tids are known in advance. With
+    ``bot_opens`` the director creates none: the bot opens each day's threads (SPEC §11),
+    as the board's moderator (it locks them at the deadline)."""
     plan = plan or demo_plan()
     for name in (DIRECTOR, BOT, *plan.players):
         sim.add_user(name, PASSWORD)
     fid = sim.add_forum("版杀区")
     tids: dict[str, int] = {}
     first = plan.days[0].start
+    if bot_opens:
+        sim.set_moderator(fid, BOT)
+        return World(sim, tids, fid, keys=tuple(k for k in plan.threads if k != "progress"))
     for key, subject in plan.threads.items():
         day = int(key[4:]) if key[4:].isdigit() else 1
         start = plan.days[day - 1].start if day <= len(plan.days) else first
         when = first - timedelta(hours=12) if key == "progress" else start - timedelta(minutes=30)
         tids[key] = sim.add_thread(fid, subject, DIRECTOR, RULES_TEXT if key.startswith("vote") else
                                    f"{subject}\n请大家在这里发言。", at=when)
-    return World(sim, tids)
+    return World(sim, tids, fid, keys=tuple(plan.threads))
 
 
 @dataclass
@@ -222,6 +241,10 @@ class Driver:
             action = self.actions[self.done]
             if self.gate is not None and not self.gate(action):
                 break
+            if action.thread and self.world.tid(action.thread) is None:
+                break  # the bot has not opened that thread yet: the players wait for it
+            if action.kind == "post" and action.when < self._opened_at(action.thread):
+                action = replace(action, when=now)  # held for the thread: posted now
             self._apply(action)
             applied.append(action)
             self.done += 1
@@ -230,6 +253,11 @@ class Driver:
     @property
     def finished(self) -> bool:
         return self.done >= len(self.actions)
+
+    def _opened_at(self, key: str) -> datetime:
+        tid = self.world.tid(key)
+        posts = self.world.sim.posts(tid) if tid is not None else []
+        return posts[0].dateline if posts else datetime.min.replace(tzinfo=TZ)
 
     def _apply(self, action: Action) -> None:
         sim = self.world.sim
@@ -285,8 +313,8 @@ def _toml(value: object) -> str:
         return "[" + ", ".join(_toml(v) for v in value) + "]"
     if isinstance(value, dict):
         return "{ " + ", ".join(f"{_toml(str(k))} = {_toml(v)}" for k, v in value.items()) + " }"
-    if isinstance(value, datetime):
-        return value.isoformat()
+    if isinstance(value, (datetime, date, time)):
+        return value.isoformat()  # TOML's own dates and times ([calendar].start = 2026-12-01)
     return json.dumps(str(value), ensure_ascii=False)
 
 
@@ -318,13 +346,21 @@ def _is_tables(value: object) -> bool:
     return isinstance(value, list) and bool(value) and all(isinstance(v, dict) for v in value)
 
 
+def bot_opens_threads(source: Path) -> bool:
+    """The config has a [calendar] and names no day's voting thread: the bot opens them."""
+    doc = tomllib.loads(source.read_text(encoding="utf-8"))
+    return "calendar" in doc and not any("vote_thread" in d for d in doc.get("days", []))
+
+
 def config_from(source: Path, path: Path, base_url: str, database: Path, *,
-                notify: dict[str, object] | None = None, **agent: object) -> Path:
+                notify: dict[str, object] | None = None, fid: int | None = None, **agent: object) -> Path:
     """A copy of the config ``source`` (e.g. the project's config.toml, which describes this
     very game) pointed at ``base_url`` with its database at ``database``; PMs to the
     director off unless ``notify`` says otherwise (the demo has its own PM mode)."""
     doc = tomllib.loads(source.read_text(encoding="utf-8"))
     doc.setdefault("forum", {})["base_url"] = base_url
+    if fid is not None:
+        doc["forum"]["fid"] = fid  # the simulated board the bot opens the days' threads in
     doc.setdefault("agent", {}).update({"database": str(database), **agent})
     doc["notify"] = {**doc.get("notify", {}), "enabled": False, **(notify or {})}
     doc.setdefault("bot", {}).pop("cookie_file", None)

@@ -22,7 +22,7 @@ never from the ``client`` facade that chooses them. Imports ``parsers`` and
 ``forumbot.wording`` only.
 """
 
-from forumbot.discuz.client import DIALECTS, DiscuzClient, ReplyResult, ThreadCursor
+from forumbot.discuz.client import DIALECTS, DiscuzClient, NewThreadResult, ReplyResult, ThreadCursor
 from forumbot.discuz.detect import Generation, detect_generation, parse_generation
 from forumbot.discuz.dialect import Dialect
 from forumbot.discuz.pm import PM_SETTLE_SECONDS, PmSent
@@ -36,6 +36,7 @@ __all__ = [
     "Generation",
     "PM_SETTLE_SECONDS",
     "PmSent",
+    "NewThreadResult",
     "ReplyResult",
     "ThreadCursor",
     "detect_generation",

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from datetime import datetime, tzinfo
 from email.utils import parsedate_to_datetime
 from pathlib import Path
-from typing import Callable, TypeVar
+from typing import Callable, Collection, TypeVar
 from zoneinfo import ZoneInfo
 
 import httpx
@@ -40,7 +40,7 @@ import httpx
 from forumbot.discuz.detect import Generation, detect_generation
 from forumbot.discuz.dialect import Credentials, Dialect, Submit
 from forumbot.discuz.d72 import D72Dialect
-from forumbot.discuz.forms import FormPage
+from forumbot.discuz.forms import FormPage, unwrap_ajax
 from forumbot.discuz.pm import X3_WRITE_SPACING, PmDialect, PmSent
 from forumbot.discuz.transport import Transport
 from forumbot.discuz.useragent import DEFAULT_USER_AGENT
@@ -67,10 +67,11 @@ from forumbot.discuz.retry import DEFAULT, RetryPolicy
 from forumbot.discuz.session import auth_cookie
 from parsers.errors import PageParseError, RobotPageError
 from parsers.models import ContentNotice, Post, ThreadPage
+from parsers.board import BoardPage, read_board
 from parsers.pages import read_page
 from parsers.pm import PmConversation, PmPage, PrivateMessage, read_pm_page
 
-__all__ = ["DIALECTS", "DiscuzClient", "PmSent", "ReplyResult", "ThreadCursor"]
+__all__ = ["DIALECTS", "DiscuzClient", "NewThreadResult", "PmSent", "ReplyResult", "ThreadCursor"]
 
 log = logging.getLogger("forumbot.client")
 
@@ -105,6 +106,17 @@ class ReplyResult:
     pid: int | None
     moderated: bool = False
     page: int | None = None
+
+
+@dataclass(frozen=True)
+class NewThreadResult:
+    """What the forum did with a new thread. ``tid`` None: the forum did not name it (7.2
+    holding the thread for moderation); ``pid`` is its first post's when named (X3.5).
+    ``moderated``: stored but invisible until a moderator releases it — never posted again."""
+
+    tid: int | None
+    pid: int | None = None
+    moderated: bool = False
 
 
 class DiscuzClient:
@@ -397,6 +409,40 @@ class DiscuzClient:
         except PageParseError as err:
             raise UnexpectedPage(f"{what}：不是能读的帖子页面：{err}", response=response) from err
 
+    def read_board(self, fid: int, page: int = 1) -> BoardPage:
+        """One page of board ``fid``'s thread listing, newest last post first (mobile API
+        when on, HTML otherwise): every thread's reply count and last post in one request.
+
+        A board the forum will not list (nonexistent, hidden from this account, site
+        closed) raises its ForumRefused; a page that is no listing, UnexpectedPage. An
+        expired session is logged in again once, as for thread pages."""
+        result = self._read_board_once(fid, page)
+        if self._logged_in and result.viewer_uid == 0 and self._can_relogin():
+            self._relogin(f"版块 {fid} 的主题列表显示的是游客")
+            result = self._read_board_once(fid, page)
+            if result.viewer_uid == 0:
+                raise NotLoggedIn("重新登录后仍是游客", key="login_required")
+        return result
+
+    def _read_board_once(self, fid: int, page: int) -> BoardPage:
+        path = self.dialect().board_path(fid, page, api=self.use_api)
+        response, reply = self.transport.call("GET", path, follow=True)
+        if reply.kind is ReplyKind.REFUSED:
+            raise refusal_for(reply, default=SiteClosed)
+        try:
+            board = read_board(response.content, content_type=response.headers.get("content-type"),
+                               source=str(response.request.url), tz=self.tz,
+                               now=_server_time(response, self.tz))
+        except PageParseError as err:
+            raise UnexpectedPage(f"版块 {fid} 第 {page} 页：不是能读的主题列表：{err}",
+                                 response=response) from err
+        if board.formhash:
+            self._formhash = board.formhash
+        for row in board.threads:
+            if not row.sticky and board.fid:
+                self._fids.setdefault(row.tid, board.fid)  # global stickies live elsewhere
+        return board
+
     def read_new(
         self, cursor: ThreadCursor, *, on_page: Callable[[int, int], None] | None = None,
         max_pages: int | None = None,
@@ -530,6 +576,131 @@ class DiscuzClient:
             raise refusal_for(result)
 
         return self._with_second_chances(attempt, f"编辑 pid {pid}", wait_for_flood=wait_for_flood)
+
+    def new_thread(self, fid: int, subject: str, message: str, *,
+                   wait_for_flood: bool = True) -> NewThreadResult:
+        """Open a new thread in board ``fid``: its tid (and first pid where the forum names
+        it), and whether the forum holds it for moderation.
+
+        The refusals are a reply's (flood control waited out once unless
+        ``wait_for_flood`` is off, a stale formhash read again, a lost session logged in
+        again; captcha, newbie period, no permission, too long… raised). Never re-sent when
+        the POST may have reached the forum (``ForumUnavailable.sent``), nor when the forum
+        said it stored the thread without naming it: look for it with
+        :meth:`find_thread_by_marker` first."""
+        if not subject.strip():
+            raise ValueError("新帖要有标题")
+        if not message.strip():
+            raise ValueError("新帖内容为空")
+        self._require_login()
+
+        def attempt() -> NewThreadResult:
+            dialect = self.dialect()
+            self._wait_for_write_clock(pm_next=False, wait=wait_for_flood)
+            submit = dialect.prepare_new_thread(self, fid, subject, message)
+            reply = self._submit(submit)
+            if reply.kind is ReplyKind.SUCCESS:
+                self._last_write_at = self._clock()
+                result = _new_thread_result(reply)
+                if result.tid is None and not result.moderated:
+                    # Stored (the forum said so) but unnamed: the caller must look, not resend.
+                    raise UnexpectedPage(f"在版块 {fid} 发新帖：论坛说已发布，却没有给出 tid")
+                if result.tid is not None:
+                    self._fids[result.tid] = fid
+                log.info("已在版块 %d 发新帖（tid %s%s）", fid, result.tid,
+                         "，等待审核" if result.moderated else "")
+                return result
+            if reply.kind is not ReplyKind.REFUSED:
+                raise UnexpectedPage(f"在版块 {fid} 发新帖：论坛回了一个 {reply.kind} 页面")
+            raise refusal_for(reply)
+
+        return self._with_second_chances(attempt, f"在版块 {fid} 发新帖", wait_for_flood=wait_for_flood)
+
+    def find_thread_by_marker(self, fid: int, marker: str, *, max_pages: int = 2,
+                              skip: Collection[int] = ()) -> NewThreadResult | None:
+        """The thread of board ``fid`` whose first post is the bot's own and carries
+        ``marker`` (after a new thread whose answer was lost), or None.
+
+        The board listing (newest activity first, :meth:`read_board`) gives the candidate
+        threads: those the bot's account started, tids in ``skip`` (threads already
+        known) left out; each candidate's first page is read for its first post. A thread
+        held for moderation is listed to no one and is not found until released."""
+        for page_no in range(1, max_pages + 1):
+            board = self.read_board(fid, page_no)
+            for row in board.threads:
+                if row.tid in skip or not self._started_by_me(row.author_uid, row.author):
+                    continue
+                first = self.fetch_page(row.tid, 1)
+                post = next((p for p in first.posts if p.floor == 1), None)
+                if post is None and first.posts and first.page == 1:
+                    post = first.posts[0]
+                if post is not None and self._is_mine(post) and (
+                        marker in post.text or marker in post.html):
+                    return NewThreadResult(tid=row.tid, pid=post.pid)
+            if page_no >= board.total_pages:
+                break
+        return None
+
+    def _started_by_me(self, uid: int | None, name: str | None) -> bool:
+        if self.uid and uid:
+            return uid == self.uid
+        if self.username is None or name is None:
+            return self.username is None
+        return unicodedata.normalize("NFKC", name) == unicodedata.normalize("NFKC", self.username)
+
+    def may_moderate(self, fid: int) -> bool:
+        """Whether the bot's account moderates board ``fid`` (so it may close its threads).
+
+        Asks the forum's thread moderation with no thread named — nothing changes: a
+        non-moderator is refused first (admin_nopermission), a moderator is told no thread
+        was chosen. A group that moderates but may not close threads
+        (``allowclosethread`` off) still reads as True; closing then raises
+        :class:`ModerationNotAllowed`."""
+        self._require_login()
+
+        def attempt() -> bool:
+            _, reply = self.transport.call("GET", self.dialect().moderation_probe_path(fid))
+            if reply.kind is ReplyKind.REFUSED:
+                if reply.key in ("admin_nopermission", "no_privilege_closethread"):
+                    return False
+                if reply.key == "admin_moderate_invalid":
+                    return True
+                raise refusal_for(reply)
+            return reply.kind in (ReplyKind.PAGE, ReplyKind.SUCCESS)
+
+        return self._with_second_chances(attempt, f"查看版块 {fid} 的管理权限")
+
+    def close_thread(self, tid: int, *, fid: int | None = None) -> None:
+        """Close (lock) thread ``tid``: the forum refuses replies to it from then on (X3:
+        the thread's 关闭 moderation; 7.2: 关闭主题). :class:`ModerationNotAllowed` when
+        the account does not moderate its board. Closing a closed thread is no error."""
+        self._moderate_close(tid, fid, close=True)
+
+    def open_thread(self, tid: int, *, fid: int | None = None) -> None:
+        """Open a closed thread ``tid`` again (X3: 打开; 7.2: 打开主题)."""
+        self._moderate_close(tid, fid, close=False)
+
+    def _moderate_close(self, tid: int, fid: int | None, *, close: bool) -> None:
+        self._require_login()
+        what = f"{'关闭' if close else '打开'}帖子 {tid}"
+
+        def attempt() -> None:
+            board = fid or self.fid_for(tid)
+            if board is None:
+                self.fetch_page(tid, 1)  # the thread's board, from its page
+                board = self.fid_for(tid)
+            if board is None:
+                raise UnexpectedPage(f"{what}：不知道它在哪个版块")
+            submit = self.dialect().prepare_close(self, board, tid, close)
+            reply = self._submit(submit)
+            if reply.kind is ReplyKind.REFUSED:
+                raise refusal_for(reply)
+            # X3.5 answers 管理操作成功 (ajax); 7.2 a 302 back (admin_succeed is a quick forward).
+            if reply.kind not in (ReplyKind.SUCCESS, ReplyKind.REDIRECT):
+                raise UnexpectedPage(f"{what}：论坛回了一个 {reply.kind} 页面")
+            log.info("已%s", what)
+
+        self._with_second_chances(attempt, what)
 
     def quote_for(self, tid: int, quote_pid: int) -> str:
         """The quote block the forum's reply form puts before a reply to ``quote_pid``."""
@@ -723,7 +894,8 @@ class DiscuzClient:
         response, reply = self.transport.call("GET", path)
         if reply.kind is ReplyKind.REFUSED:
             raise refusal_for(reply)
-        return FormPage(self.transport.text_of(response), str(response.request.url))
+        # X3's thread moderation answers every request as ajax: the form is in the CDATA.
+        return FormPage(unwrap_ajax(self.transport.text_of(response)), str(response.request.url))
 
     def reply_form(self, tid: int) -> FormPage:
         """The reply form of ``tid``, read and never posted (``forumbot check``): a refusal
@@ -763,6 +935,13 @@ def _server_time(response: httpx.Response, tz: tzinfo) -> datetime:
         return parsedate_to_datetime(response.headers["date"]).astimezone(tz)
     except (KeyError, TypeError, ValueError):
         return datetime.now(tz)
+
+
+def _new_thread_result(reply: ForumReply) -> NewThreadResult:
+    tid = reply.values.get("tid", "")
+    pid = reply.pid if reply.pid and reply.pid > 0 else None
+    return NewThreadResult(tid=int(tid) if tid.isdigit() and int(tid) > 0 else None, pid=pid,
+                           moderated=reply.moderated)
 
 
 def _reply_result(reply: ForumReply) -> ReplyResult:

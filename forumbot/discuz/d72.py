@@ -22,6 +22,15 @@ discuz-7.2-gbk, ``exchanges.json``):
 * Edit: ``post.php?action=edit&fid=F&tid=T&pid=P&page=1``'s ``form#postform`` posted to
   ``post.php?action=edit&extra=&editsubmit=yes&mod=`` → 302 to the thread.
 * Findpost: ``redirect.php?goto=findpost&pid=P&ptid=T`` → 302 to the page.
+* New thread (``include/newthread.inc.php``): ``post.php?action=newthread&fid=F``'s
+  ``form#postform`` posted to its action (``…&extra=&topicsubmit=yes``) → 302 to
+  ``viewthread.php?tid=T&extra=…`` (post_newthread_succeed is a quick forward); a board
+  that moderates new threads answers 管理员设置了对新主题进行审核 and names no tid.
+* Thread moderation (``topicadmin.php``, ``include/moderation.inc.php``):
+  ``topicadmin.php?action=moderate&fid=F&moderate[]=T&operation=close&optgroup=4`` serves
+  ``form#moderateform`` (the 打开主题/关闭主题 radios ``operations[]``), posted to
+  ``topicadmin.php?action=moderate&optgroup=4&modsubmit=yes…`` → 302 (admin_succeed is a
+  quick forward). A non-moderator gets 您没有权限使用管理功能 first.
 * Forms are posted in the page's charset (GBK bytes on a GBK forum), by the transport.
 """
 
@@ -81,6 +90,10 @@ class D72Dialect(Dialect):
     def findpost_path(self, tid: int, pid: int) -> str:
         return f"redirect.php?goto=findpost&pid={pid}&ptid={tid}"
 
+    def board_path(self, fid: int, page: int, *, api: bool = False) -> str:
+        # The listing's own column link: forumdisplay.php?fid=F&filter=&orderby=lastpost.
+        return f"forumdisplay.php?fid={fid}&orderby=lastpost&page={page}"
+
     def reply_form_path(self, tid: int, fid: int | None) -> str:
         return f"post.php?action=reply{_fid(fid)}&tid={tid}"
 
@@ -108,6 +121,28 @@ class D72Dialect(Dialect):
         fields = form.fields("postform")
         fields["message"] = message
         return Submit(form.action("postform") or "post.php?action=edit&extra=&editsubmit=yes&mod=",
+                      fields, referer=form.url)
+
+    def prepare_new_thread(self, ctx: Context, fid: int, subject: str, message: str) -> Submit:
+        form = self._post_form(ctx, f"post.php?action=newthread&fid={fid}", f"版块 {fid} 的发帖表单")
+        fields = form.fields("postform")
+        fields.update({"subject": subject, "message": message})
+        return Submit(form.action("postform") or f"post.php?action=newthread&fid={fid}&extra=&topicsubmit=yes",
+                      fields, referer=form.url)
+
+    def moderation_probe_path(self, fid: int) -> str:
+        return f"topicadmin.php?action=moderate&fid={fid}&optgroup=4"
+
+    def prepare_close(self, ctx: Context, fid: int, tid: int, close: bool) -> Submit:
+        operation = "close" if close else "open"
+        form = ctx.form(f"topicadmin.php?action=moderate&fid={fid}&moderate[]={tid}"
+                        f"&operation={operation}&optgroup=4")
+        fields = form.fields("moderateform")
+        if "formhash" not in fields:
+            raise UnexpectedPage(f"帖子 {tid} 的管理表单里没有带 formhash 的 form#moderateform")
+        fields.update({"moderate[]": str(tid), "operations[]": operation, "expirationclose": "",
+                       "reason": ""})
+        return Submit(form.action("moderateform") or "topicadmin.php?action=moderate&optgroup=4&modsubmit=yes",
                       fields, referer=form.url)
 
     def quote_for(self, ctx: Context, tid: int, quote_pid: int) -> str:

@@ -101,6 +101,10 @@ class Dialect(ABC):
     def findpost_path(self, tid: int, pid: int) -> str: ...
 
     @abstractmethod
+    def board_path(self, fid: int, page: int, *, api: bool = False) -> str:
+        """A board's thread listing (forumdisplay), newest last post first."""
+
+    @abstractmethod
     def reply_form_path(self, tid: int, fid: int | None) -> str:
         """The full reply form of ``tid`` (read, never posted, by ``forumbot check``: it shows
         a captcha, or refuses the bot, before anything is sent)."""
@@ -116,6 +120,24 @@ class Dialect(ABC):
     @abstractmethod
     def prepare_edit(self, ctx: Context, tid: int, pid: int, fid: int | None, message: str) -> Submit:
         """The POST that replaces the text of post ``pid`` with ``message``."""
+
+    @abstractmethod
+    def prepare_new_thread(self, ctx: Context, fid: int, subject: str, message: str) -> Submit:
+        """The POST that opens a new thread ``subject`` with ``message`` as its first post
+        in board ``fid`` (the new-thread form is read first: its formhash, and a captcha
+        or a refusal before anything is sent)."""
+
+    # -------------------------------------------------------------- thread moderation
+
+    @abstractmethod
+    def moderation_probe_path(self, fid: int) -> str:
+        """A moderation request naming no thread: the forum answers a non-moderator
+        admin_nopermission and a moderator admin_moderate_invalid (nothing is changed)."""
+
+    @abstractmethod
+    def prepare_close(self, ctx: Context, fid: int, tid: int, close: bool) -> Submit:
+        """The POST that closes (locks, ``close``) or opens thread ``tid`` of board ``fid``
+        — the thread's 关闭/打开 moderation (its form is read first)."""
 
     @abstractmethod
     def quote_for(self, ctx: Context, tid: int, quote_pid: int) -> str:

@@ -182,6 +182,20 @@ class ThreadClosed(ForumRefused):
     pass
 
 
+class SubjectTooLong(ForumRefused):
+    """A new thread's subject is longer than the forum takes (80 characters)."""
+
+
+class ModerationNotAllowed(ForumRefused):
+    """The account may not moderate this board (admin_nopermission: not its moderator), or
+    its group may not close threads (no_privilege_closethread)."""
+
+
+class ModerationNothingChosen(ForumRefused):
+    """A thread moderation named no thread the forum could act on (admin_moderate_invalid:
+    the thread is not in that board, or is held for moderation)."""
+
+
 class NoPermission(ForumRefused):
     pass
 
@@ -284,6 +298,14 @@ KEY_EXCEPTIONS: dict[str, type[ForumRefused]] = {
     "post_message_toolong": MessageTooLong,
     "post_sm_isnull": MessageEmpty,
     "post_thread_closed": ThreadClosed,
+    "post_subject_toolong": SubjectTooLong,
+    "thread_flood_ctrl_threads_per_hour": PostsPerHourLimit,
+    "post_forum_newthread_nopermission": NoPermission,
+    "postperm_none_nopermission": NoPermission,
+    "postperm_login_nopermission": NotLoggedIn,
+    "admin_nopermission": ModerationNotAllowed,
+    "no_privilege_closethread": ModerationNotAllowed,
+    "admin_moderate_invalid": ModerationNothingChosen,
     "replyperm_none_nopermission": NoPermission,
     "post_forum_newreply_nopermission": NoPermission,
     "group_nopermission": NoPermission,

@@ -15,7 +15,7 @@ from html import unescape
 
 from bs4 import BeautifulSoup, Tag
 
-__all__ = ["FormPage"]
+__all__ = ["FormPage", "unwrap_ajax"]
 
 _SKIPPED_INPUTS = {"file", "button", "submit", "image", "reset"}
 
@@ -73,6 +73,15 @@ class FormPage:
     def first_text(self, pattern: re.Pattern[str]) -> str | None:
         m = pattern.search(self.text)
         return m.group(1) if m else None
+
+
+_CDATA = re.compile(r"^\s*(?:<\?xml[^>]*\?>\s*)?<root>\s*<!\[CDATA\[(.*)\]\]>\s*</root>\s*$", re.S)
+
+
+def unwrap_ajax(text: str) -> str:
+    """The HTML inside an ajax answer (``<root><![CDATA[…]]></root>``); other text as is."""
+    m = _CDATA.match(text)
+    return m.group(1) if m else text
 
 
 def _textarea_value(tag: Tag) -> str:

@@ -87,7 +87,7 @@ class ForumReply:
 
     @property
     def moderated(self) -> bool:
-        return self.key == "post_reply_mod_succeed"
+        return self.key in ("post_reply_mod_succeed", "post_newthread_mod_succeed")
 
 
 # Forum text → language key, first match wins (more specific before more general).
@@ -116,6 +116,17 @@ MESSAGE_KEYS: list[tuple[re.Pattern[str], str]] = [
         (r"非激活|激活", "location_activation"),  # before 欢迎您回来: inactive logins say both
         (r"欢迎您回来", "login_succeed"),
         (r"您已退出站点", "logout_succeed"),
+        # New threads (X3.5 post_newthread_*, 7.2 messages.lang.php) before the reply texts:
+        # 新主题需要审核 would read as a held reply.
+        (r"新主题需要审核|对新主题进行审核", "post_newthread_mod_succeed"),
+        (r"主题已发布|主题已经发布", "post_newthread_succeed"),
+        (r"标题超过(\s*\d+\s*个字符|最大字符限制)", "post_subject_toolong"),
+        (r"每小时限制发主题", "thread_flood_ctrl_threads_per_hour"),
+        # Thread moderation (topicadmin): before the general 没有权限.
+        (r"管理操作成功", "admin_succeed"),
+        (r"没有权限使用管理功能", "admin_nopermission"),
+        (r"没有权限(关闭|打开)此主题", "no_privilege_closethread"),
+        (r"尚未选择主题|没有选择主题", "admin_moderate_invalid"),
         (r"回复需要审核|需要审核|需要对新回复进行审核|通过审核后将被显示", "post_reply_mod_succeed"),
         (r"回复发布成功|回复已经发布", "post_reply_succeed"),
         (r"帖子编辑成功", "post_edit_succeed"),
@@ -159,6 +170,8 @@ _SUCCESS_KEYS = {
     "post_reply_mod_succeed",
     "post_edit_succeed",
     "post_newthread_succeed",
+    "post_newthread_mod_succeed",
+    "admin_succeed",
     "login_succeed",
     "location_login_succeed",
     "location_login_succeed_mobile",

@@ -8,6 +8,17 @@
   (``…&handlekey=fastpost&inajax=1``); the formhash comes from the thread page, the quote
   block is built here (§1.3: author line first, then the excerpt).
 * Edit: the edit form's fields, posted to ``…&action=edit&editsubmit=yes&inajax=1``.
+* New thread (``source/include/post/post_newthread.php``): the form
+  ``forum.php?mod=post&action=newthread&fid=F`` is read (formhash, posttime; a captcha or a
+  refusal such as the newbie period shows there) and its ``form#postform`` posted as ajax
+  (``…&topicsubmit=yes&handlekey=fastnewpost&inajax=1``, the board's fast new-thread form):
+  the answer's values name ``tid`` and ``pid`` — a held thread's too
+  (``post_newthread_mod_succeed``), which the non-ajax 301 to the thread would not.
+* Thread moderation (``forum_topicadmin.php``, ``topicadmin_moderate.php``): always ajax
+  (it sets ``inajax``); ``…&action=moderate&fid=F&moderate[]=T&optgroup=4`` serves
+  ``form#moderateform`` with the 打开/关闭 radios ``operations[]`` = open/close, posted to
+  ``…&action=moderate&optgroup=4&modsubmit=yes&infloat=yes`` → 管理操作成功. A member who
+  does not moderate the board gets admin_nopermission before anything else.
 """
 
 from __future__ import annotations
@@ -19,7 +30,7 @@ from forumbot.discuz.detect import Generation
 from forumbot.discuz.dialect import Context, Credentials, Dialect, Submit
 from forumbot.discuz.forms import FormPage
 from forumbot.discuz.pm_x3 import X3Pm
-from forumbot.discuz.errors import UnexpectedPage
+from forumbot.discuz.errors import CaptchaRequired, UnexpectedPage
 from parsers.models import Post
 
 __all__ = ["X3Dialect", "build_quote"]
@@ -72,6 +83,14 @@ class X3Dialect(Dialect):
     def findpost_path(self, tid: int, pid: int) -> str:
         return f"forum.php?mod=redirect&goto=findpost&ptid={tid}&pid={pid}"
 
+    def board_path(self, fid: int, page: int, *, api: bool = False) -> str:
+        # orderby=lastpost: a board's own default order may be by post time
+        # (defaultorderfield); the listing is read for what moved, so last post first.
+        if api:
+            return (f"api/mobile/index.php?version=4&module=forumdisplay&fid={fid}"
+                    f"&orderby=lastpost&page={page}")
+        return f"forum.php?mod=forumdisplay&fid={fid}&orderby=lastpost&page={page}"
+
     def reply_form_path(self, tid: int, fid: int | None) -> str:
         fid_part = f"&fid={fid}" if fid else ""
         return f"forum.php?mod=post&action=reply{fid_part}&tid={tid}"
@@ -102,6 +121,36 @@ class X3Dialect(Dialect):
                        "editsubmit": "true"})
         return Submit("forum.php?mod=post&action=edit&extra=&editsubmit=yes&inajax=1", fields,
                       referer=form.url)
+
+    def prepare_new_thread(self, ctx: Context, fid: int, subject: str, message: str) -> Submit:
+        form = ctx.form(f"forum.php?mod=post&action=newthread&fid={fid}")
+        if self.has_captcha(form.text):
+            raise CaptchaRequired(
+                f"版块 {fid} 的发帖表单要求验证码；机器人不能填写验证码（论坛管理员可以让机器人所在的"
+                "用户组免验证码）", key="captcha_required")
+        fields = form.fields("postform")
+        if "formhash" not in fields:
+            raise UnexpectedPage(f"版块 {fid} 的发帖页面里没有带 formhash 的 form#postform")
+        fields.update({"subject": subject, "message": message, "wysiwyg": "0", "usesig": "1",
+                       "allownoticeauthor": "1"})
+        return Submit(f"forum.php?mod=post&action=newthread&fid={fid}&extra=&topicsubmit=yes"
+                      "&infloat=yes&handlekey=fastnewpost&inajax=1", fields, referer=form.url)
+
+    def moderation_probe_path(self, fid: int) -> str:
+        return (f"forum.php?mod=topicadmin&action=moderate&fid={fid}&optgroup=4&infloat=yes"
+                "&handlekey=mods&inajax=1")
+
+    def prepare_close(self, ctx: Context, fid: int, tid: int, close: bool) -> Submit:
+        form = ctx.form(f"forum.php?mod=topicadmin&action=moderate&fid={fid}&moderate[]={tid}"
+                        "&handlekey=mods&infloat=yes&nopost=yes&optgroup=4&inajax=1")
+        fields = form.fields("moderateform")
+        if "formhash" not in fields:
+            raise UnexpectedPage(f"帖子 {tid} 的管理表单里没有带 formhash 的 form#moderateform")
+        fields.update({"moderate[]": str(tid), "operations[]": "close" if close else "open",
+                       "expirationclose": "", "reason": "", "handlekey": "mods"})
+        action = form.action("moderateform") or (
+            "forum.php?mod=topicadmin&action=moderate&optgroup=4&modsubmit=yes&infloat=yes")
+        return Submit(action + "&inajax=1", fields, referer=ctx.base_url + f"forum.php?mod=viewthread&tid={tid}")
 
     def quote_for(self, ctx: Context, tid: int, quote_pid: int) -> str:
         return self.build_quote(ctx.find_post(tid, quote_pid), base_url=ctx.base_url, tz=ctx.tz)

@@ -13,6 +13,8 @@ The desk's calls, in one place:
   redraft_final(rt, day, now)                          a corrected final count after a published one went stale
   status(rt, now)                                      the game now, what it waits for, the alarms
   retry(rt, draft_id, now)                             send a failed draft again (looked up by its marker first)
+  preview_deadline / change_deadline(rt, DeadlineRequest(...), now)   move a deadline, extend, close now
+  ask_reopen(rt, day, now)                             open a day's locked voting thread again
 """
 
 from __future__ import annotations
@@ -50,6 +52,14 @@ from forumbot.game.gamelog import (  # the game log's calls are the director's t
     redraft_final,
     retract,
     settle_result,
+)
+from forumbot.game.daychanges import (  # the schedule's changes (SPEC §11) are the director's too
+    DeadlineRequest,
+    ask_reopen,
+    change_deadline,
+    parse_span,
+    parse_when,
+    preview_deadline,
 )
 from forumbot.store.outbox import Draft, DraftKind, DraftState
 from forumbot.game.ending import game_over

@@ -70,7 +70,7 @@ _LEGACY_TITLES = (
 ROLE_ZH = {"vote": "投票帖", "discussion": "讨论帖", "progress": "进程帖"}
 KIND_SHORT = {"final_count": "最终计票", "announcement": "公示", "running_count": "计票",
               "count_reply": "计票回复", "card_notice": "判罚通知", "acceleration_notice": "加速通知",
-              "badge_notice": "警徽通知"}
+              "badge_notice": "警徽通知", "reminder": "截止提醒", "closing": "截止帖"}
 
 
 def game_hash_for(config: GameConfig, store: Store) -> str:

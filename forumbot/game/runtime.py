@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 import os
+import sqlite3
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,6 +20,7 @@ from forumbot.discuz import DiscuzClient
 from forumbot.discuz.transport import CONNECT_TIMEOUT
 from datetime import datetime
 
+from forumbot.game.days import sync_days, with_store_days
 from forumbot.game.clock import AcceleratedClock, Clock, SystemClock, wait
 from forumbot.config.gamefile import GameConfig, game_key, load_config
 from forumbot.store.marker import game_hash
@@ -41,12 +43,27 @@ log = logging.getLogger("forumbot")
 
 @dataclass
 class Runtime:
-    config: GameConfig
+    base_config: GameConfig  # the config file as read
     settings: Settings
     store: Store
     outbox: Outbox
     env: jinja2.Environment
     clock: Clock
+
+    @property
+    def config(self) -> GameConfig:
+        """The game as it stands: the config with the store's days (the director's changes
+        to the schedule, the threads the bot opened — ``forumbot.game.days``). Derived again
+        only when the store changed: this connection wrote a day, or another one committed."""
+        cached = self.__dict__.get("_days_cache")
+        try:
+            basis = (self.store.days_revision, self.store.db.execute("PRAGMA data_version").fetchone()[0])
+        except sqlite3.ProgrammingError:  # the store is closed: the game as last read
+            return cached[1] if cached is not None else self.base_config
+        if cached is None or cached[0] != basis:
+            cached = (basis, with_store_days(self.base_config, self.store))
+            self.__dict__["_days_cache"] = cached
+        return cached[1]
 
     def close(self) -> None:
         self.store.close()
@@ -113,6 +130,8 @@ def open_runtime(config_path: str | Path, *, clock: Clock | None = None, create:
                            generation=config.forum.discuz if config.forum.discuz != "auto"
                            else store.get_meta("discuz"))
     clock = clock or clock_from_env(os.environ.get(CLOCK_ENV), config.forum.tz) or SystemClock(config.forum.tz)
+    # The store's days from the config (the first time: seeded), with the changes kept.
+    sync_days(config, store, clock.now())
     return Runtime(config, settings, store, outbox, env, clock)
 
 

@@ -127,6 +127,10 @@ class Handler:
             return self._preview(c, self._night_spec(c))
         if c.verb is Verb.SHERIFF:
             return self._preview(c, EventSpec("sheriff", player=c.player))
+        if c.verb in (Verb.DEADLINE, Verb.EXTEND):
+            return self._preview_schedule(c)
+        if c.verb is Verb.REOPEN:
+            return director.ask_reopen(self.rt, c.day, self.now, actor=ACTOR), {"result": "done", "day": c.day}
         return self._lines([self._draft_command(c, ref) for ref in c.refs])
 
     @staticmethod
@@ -244,6 +248,42 @@ class Handler:
         lines.append(f"确认请回复「确认 {code}」（这次预览的编号，只能用一次；局面有变化需重新发送）")
         return "\n".join(lines), {"result": "previewed", "code": code, "summary": impact.summary}
 
+    # -- the schedule's changes (SPEC §11): 截止 / 延长, previewed, then 确认 ----------------
+
+    def _schedule_basis(self) -> str:
+        changes = self.rt.store.day_changes()
+        return f"days:{changes[-1].id if changes else 0}"
+
+    @staticmethod
+    def _request(p: dict[str, Any], now: datetime) -> director.DeadlineRequest:
+        return director.DeadlineRequest(
+            day=p.get("day"), at=director.parse_when(p["when"], now) if p.get("when") else None,
+            extend=director.parse_span(p["span"]) if p.get("span") else None, close_now=bool(p.get("now")))
+
+    def _preview_schedule(self, c: Command) -> tuple[str, dict[str, Any]]:
+        payload = {"kind": "schedule", "day": c.day, "when": c.when, "span": c.span, "now": c.now,
+                   "command": c.text}
+        shown = director.preview_deadline(self.rt, self._request(payload, self.now), self.now)
+        if not shown.shifts:
+            return f"「{c.text}」：没有任何时间改变", {"result": "answered"}
+        # The moment typed is read now: 确认 later carries out exactly what was previewed.
+        payload.update(day=shown.change.day, basis=self._schedule_basis(),
+                       when=getattr(shown.change, "deadline", None) and shown.change.deadline.isoformat())
+        code = self.codes.event_code(payload, at=self.now)
+        lines = [plain(line) for line in shown.lines_zh()]
+        lines.append(f"确认请回复「确认 {code}」（这次预览的编号，只能用一次；日程有变化需重新发送）")
+        return "\n".join(lines), {"result": "previewed", "code": code, "change": shown.change.describe_zh()}
+
+    def _confirm_schedule(self, ref: Ref, code: Code) -> tuple[str, dict[str, Any]]:
+        p = code.payload
+        if p.get("basis") != self._schedule_basis():
+            return (f"编号 {ref} 已失效：预览之后日程有了变化，请重新发送「{p.get('command', '')}」看最新的影响",
+                    {"result": "refused", "ref": str(ref), "why": "changed"})
+        shown = director.change_deadline(self.rt, self._request(p, self.now), self.now, actor=ACTOR)
+        self.codes.use(code.code, at=self.now, pmid=self.pmid)
+        return (f"已记下：{plain(shown.change.describe_zh())}。机器人下一轮按新的时间提醒和截止",
+                {"result": "done", "ref": str(ref), "change": shown.change.describe_zh()})
+
     def _confirm(self, ref: Ref) -> tuple[str, dict[str, Any]]:
         from forumbot.game import gamelog
 
@@ -261,6 +301,8 @@ class Handler:
         if self.now - code.issued_at > CONFIRM_VALID:
             return (f"编号 {ref} 已过期（预览于 {short_time(code.issued_at)}）：请重新发送「{p.get('command', '')}」",
                     {"result": "refused", "ref": str(ref), "why": "expired"})
+        if p.get("kind") == "schedule":
+            return self._confirm_schedule(ref, code)
         if p.get("basis") != self._basis():
             return (f"编号 {ref} 已失效：预览之后局面有了变化（有新的录入或撤销），请重新发送"
                     f"「{p.get('command', '')}」看最新的影响",

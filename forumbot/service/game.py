@@ -21,6 +21,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from engine.state import GameState
+from forumbot.agent.days import milestones_after
 from forumbot.agent.loop import TickReport
 from forumbot.game.state import current_state
 from forumbot.game.clock import Clock
@@ -274,6 +275,8 @@ class GameSlot:
         moments = []
         for day in state.days:
             moments += [day.start, day.deadline, day.deadline + settle]
+        # the calendar's reminders (SPEC §11): their posts are due at their moment
+        moments += milestones_after(self.rt.config, now)
         later = [m for m in moments if m > now]
         return min(later) if later else None
 

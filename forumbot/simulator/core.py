@@ -116,9 +116,27 @@ class Simulator:
     def block_post(self, pid: int) -> None:
         self.data.block_post(pid)
 
+    def set_moderator(self, fid: int, name: str, on: bool = True) -> None:
+        """``name`` moderates board ``fid`` (版主): may close and open its threads."""
+        self.data.set_moderator(fid, name, on)
+
+    def release_thread(self, tid: int) -> None:
+        """A moderator approves a new thread held for moderation."""
+        self.data.release_thread(tid)
+
     def close_thread(self, tid: int, closed: bool = True) -> None:
         with self.data.lock:
             self.data.thread(tid).closed = closed
+
+    def stick_thread(self, tid: int, displayorder: int = 1) -> None:
+        """置顶 (1 this board, 3 every board); 0 lifts it."""
+        with self.data.lock:
+            self.data.thread(tid).displayorder = displayorder
+
+    def bar_guests(self, fid: int, barred: bool = True) -> None:
+        """The board's 浏览版块 permission without 游客: guests get the no-permission page."""
+        with self.data.lock:
+            self.data.boards[fid].guests_barred = barred
 
     def ban_user(self, name: str, banned: bool = True) -> None:
         with self.data.lock:

@@ -57,6 +57,7 @@ class Settings:
     captcha_login: bool = False
     captcha_post: bool = False
     moderate_replies: bool = False  # the forum's 审核新回复 (modnewposts = 2)
+    moderate_threads: bool = False  # 审核新主题 (modnewposts ≥ 1): new threads held (displayorder -2)
     newbiespan: int = 2
     site_closed: str | None = None  # the closedreason text when closed
     dateconvert: bool = True
@@ -67,6 +68,8 @@ class Settings:
     bbname: str = "版杀测试论坛"
     adminemail: str = "admin@example.test"
     api_v4_login_crash: bool = False  # the captured X3.5 build: v4 login logs in, then 503
+    tpp: int = 20  # topicperpage: threads per forumdisplay page (both installers: 20)
+    forumdisplay_off: bool = False  # a theme/plugin that breaks the listing: no table served
 
     @classmethod
     def for_generation(cls, discuz: str) -> "Settings":
@@ -105,6 +108,27 @@ class User:
 class Board:
     fid: int
     name: str
+    # uids of the board's moderators (forum_moderator): they may close and open its
+    # threads (the 版主 group's allowclosethread), and only they.
+    moderators: set[int] = field(default_factory=set)
+    # viewperm without the guest group (游客): forumdisplay answers a guest with the
+    # no-permission message (a board the bot may only list once logged in).
+    guests_barred: bool = False
+
+
+@dataclass(frozen=True)
+class ListedThread:
+    """One row of a board listing: ``forum_thread``'s replies/lastpost/lastposter."""
+
+    thread: Thread
+    replies: int
+    lastpost: datetime
+    lastposter: str
+    lastposter_uid: int
+
+    @property
+    def sticky(self) -> bool:
+        return self.thread.displayorder > 0
 
 
 @dataclass
@@ -118,6 +142,13 @@ class Thread:
     closed: bool = False
     maxposition: int = 0
     views: int = 0
+    # 置顶: 1 this board, 2 its category, 3 every board (global); -2: a new thread held
+    # for moderation (listed to no one, its first post invisible)
+    displayorder: int = 0
+
+    @property
+    def held(self) -> bool:
+        return self.displayorder == INVISIBLE_MODERATED
 
 
 @dataclass
@@ -204,16 +235,48 @@ class ForumData:
             return self.threads[tid]
 
     def add_thread(self, fid: int, subject: str, author: str, message: str,
-                   at: datetime) -> tuple[int, int]:
+                   at: datetime, held: bool = False) -> tuple[int, int]:
+        """A new thread and its first post (``held``: awaiting moderation, displayorder -2
+        and its first post invisible -2, as ``model_forum_thread::newthread`` stores it)."""
         with self.lock:
             if fid not in self.boards:
                 raise ForumDataError(f"no forum fid={fid}")
             user = self.user(author)
             tid = self._next_tid
             self._next_tid += 1
-            self.threads[tid] = Thread(tid, fid, subject, user.name, user.uid, at)
-            pid = self._store(tid, user, message, at, first=True, subject=subject)
+            state = INVISIBLE_MODERATED if held else 0
+            self.threads[tid] = Thread(tid, fid, subject, user.name, user.uid, at,
+                                       displayorder=state)
+            pid = self._store(tid, user, message, at, first=True, subject=subject,
+                              invisible=state)
             return tid, pid
+
+    def set_moderator(self, fid: int, name: str, on: bool = True) -> None:
+        """Make ``name`` a moderator of board ``fid`` (or no longer, ``on=False``)."""
+        with self.lock:
+            if fid not in self.boards:
+                raise ForumDataError(f"no forum fid={fid}")
+            uid = self.user(name).uid
+            if on:
+                self.boards[fid].moderators.add(uid)
+            else:
+                self.boards[fid].moderators.discard(uid)
+
+    def moderates(self, fid: int, user: User | None) -> bool:
+        with self.lock:
+            board = self.boards.get(fid)
+            return user is not None and board is not None and user.uid in board.moderators
+
+    def release_thread(self, tid: int) -> None:
+        """A moderator approves a held new thread: it and its first post become visible."""
+        with self.lock:
+            thread = self.thread(tid)
+            if not thread.held:
+                raise ForumDataError(f"thread tid={tid} is not waiting for moderation")
+            thread.displayorder = 0
+            for post in self.thread_posts(tid):
+                if post.first:
+                    post.invisible = 0
 
     def _store(self, tid: int, user: User, message: str, at: datetime, first: bool = False,
                invisible: int = 0, subject: str = "") -> int:
@@ -262,6 +325,44 @@ class ForumData:
                 threads = [t for t in self.threads.values() if t.fid == board.fid]
                 rows.append((board, len(threads), sum(len(self.visible_posts(t.tid)) for t in threads)))
             return rows
+
+    def board_listing(self, fid: int, *, orderby: str = "lastpost", page: int = 1,
+                      tpp: int = 20) -> tuple[list[ListedThread], int, int]:
+        """``forumdisplay``'s rows of board ``fid``: (rows of the page, page served, pages).
+
+        Sticky threads first (``displayorder`` desc; global ones, 3, from every board), then
+        ``orderby`` desc (``lastpost``, ``dateline``, ``replies``), ``tpp`` per page; a page
+        past the end is clamped. Replies and the last post count only visible posts (a held
+        reply moves nothing until released), and an edit moves nothing — as on Discuz,
+        where ``forum_thread.lastpost`` changes only when a post is published."""
+        with self.lock:
+            listed = [t for t in self.threads.values()
+                      if t.fid == fid or t.displayorder >= 3]
+            wanted = {t.tid for t in listed}
+            stats: dict[int, tuple[int, StoredPost]] = {}
+            for post in self.posts.values():
+                if post.tid not in wanted or post.invisible != 0:
+                    continue
+                count, last = stats.get(post.tid, (0, post))
+                if (post.dateline, post.pid) >= (last.dateline, last.pid):
+                    last = post
+                stats[post.tid] = (count + 1, last)
+            rows = []
+            for thread in listed:
+                if thread.tid not in stats:
+                    continue
+                count, last = stats[thread.tid]
+                rows.append(ListedThread(thread, count - 1, last.dateline, last.author,
+                                         last.authorid))
+            key = {
+                "dateline": lambda r: (r.thread.dateline, r.thread.tid),
+                "replies": lambda r: (r.replies, r.lastpost, r.thread.tid),
+            }.get(orderby, lambda r: (r.lastpost, r.thread.tid))
+            rows.sort(key=lambda r: (r.thread.displayorder, key(r)), reverse=True)
+            tpp = max(1, tpp)
+            total = max(1, -(-len(rows) // tpp))
+            page = min(max(1, page), total)
+            return rows[(page - 1) * tpp: page * tpp], page, total
 
     def held_posts(self, tid: int | None = None) -> list[StoredPost]:
         """Replies waiting for a moderator (``invisible = -2``), oldest first."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import secrets
 import string
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from urllib.parse import parse_qsl, urlsplit
 
@@ -32,6 +32,15 @@ class Request:
             return int(self.arg(name, str(default)) or default)
         except ValueError:
             return default
+
+    def all_args(self, name: str) -> list[str]:
+        """A list parameter (``moderate[]``) from the query and the form. The simulator
+        keeps one value per name (the last sent): one thread per request is all a bot sends."""
+        return [v for v in (self.query.get(name), self.form.get(name)) if v is not None]
+
+    def as_ajax(self) -> "Request":
+        """The same request as the forum treats it when a script sets ``inajax``."""
+        return replace(self, query={**self.query, "inajax": "1"})
 
     @property
     def inajax(self) -> bool:

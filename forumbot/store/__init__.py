@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from forumbot.store.alarms import Alarm, AlarmsMixin
 from forumbot.store.base import REDACTED, SecretKeyError, StoreBase, is_secret_key
+from forumbot.store.days import DayChange, DaysMixin, StoredDay
 from forumbot.store.cards import CardsMixin, ProposalDecidedError, UnknownProposalError
 from forumbot.store.codec import NaiveDatetimeError
 from forumbot.store.identity import FOREIGN_GAME, STATE_CONFLICT, IdentityMixin
@@ -36,7 +37,7 @@ from forumbot.store.schema import SCHEMA_VERSION, SchemaTooNewError, migrate, sc
 from forumbot.store.state import StateMixin
 
 
-class Store(PostsMixin, StateMixin, CardsMixin, IdentityMixin, AlarmsMixin, StoreBase):
+class Store(PostsMixin, StateMixin, CardsMixin, IdentityMixin, AlarmsMixin, DaysMixin, StoreBase):
     """One game's store. Every time is an argument (``at``/``seen_at``/``now``)."""
 
     def __enter__(self) -> Store:
@@ -52,6 +53,7 @@ __all__ = [
     "CardColor",
     "CardEntry",
     "CardProposal",
+    "DayChange",
     "FOREIGN_GAME",
     "Event",
     "EventKind",
@@ -67,6 +69,7 @@ __all__ = [
     "Snapshot",
     "SnapshotKind",
     "Store",
+    "StoredDay",
     "ThreadCursor",
     "UnknownPostError",
     "UnknownProposalError",

@@ -51,6 +51,9 @@ KIND_LETTERS: dict[str, str] = {
     "count_reply": "q",
     "acceleration_notice": "x",
     "badge_notice": "b",
+    "reminder": "m",
+    "closing": "z",
+    "new_thread": "t",
 }
 _KIND_OF_LETTER = {letter: kind for kind, letter in KIND_LETTERS.items()}
 

@@ -24,6 +24,15 @@ publishes at a time (an OS file lock beside the database, released by the kernel
 SIGKILL), and every state change is a compare-and-set under ``BEGIN IMMEDIATE``, so a
 director approving, editing or rejecting at the same moment cannot cause a second send.
 
+New threads (``DraftKind.NEW_THREAD``, ``create_new_thread``): the draft names the board
+(``fid``) and the subject; its ``tid`` is 0 until the forum names the thread, then the
+new thread's tid (``pid`` its first post's), which callers read from the published draft
+(``thread_of``). The same protocol holds: claimed and committed before the POST; a draft
+ever attempted is looked up first — on the board, by the marker in the first post of the
+threads the bot's account started (``ThreadPublisher.find_thread_marker``) — so a kill
+between the forum storing the thread and the outbox recording its tid finds that thread
+again instead of opening a second one.
+
 Nothing is sent into a thread the store says is blocked (``Store.posting_block``): another
 state of the same game posted in the game's threads (this database replaced a lost one,
 or the config is a copy), or another game posted in that thread. Such drafts wait
@@ -37,7 +46,7 @@ import fcntl
 import json
 import os
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -59,6 +68,9 @@ class DraftKind(StrEnum):
     COUNT_REPLY = "count_reply"  # a count posted in answer to a player's 计票 request
     ACCELERATION_NOTICE = "acceleration_notice"  # the director confirmed 加速 for a day
     BADGE_NOTICE = "badge_notice"  # the badge passed (successor, random draw)
+    REMINDER = "reminder"  # before the change freeze or the deadline (SPEC §11)
+    CLOSING = "closing"  # the closing post (截止) at the deadline: on 7.2 its pid is the deadline's
+    NEW_THREAD = "new_thread"  # a new thread in the game's board (a day's voting thread…)
 
 
 class Policy(StrEnum):
@@ -76,6 +88,11 @@ DEFAULT_POLICIES: Mapping[DraftKind, Policy] = {
     DraftKind.CARD_NOTICE: Policy.MANUAL,
     DraftKind.ACCELERATION_NOTICE: Policy.MANUAL,
     DraftKind.BADGE_NOTICE: Policy.MANUAL,
+    # The calendar's routine posts say only what the schedule says; a closing post waiting
+    # for approval would leave the deadline's minute unsettled on 7.2.
+    DraftKind.REMINDER: Policy.AUTO,
+    DraftKind.CLOSING: Policy.AUTO,
+    DraftKind.NEW_THREAD: Policy.MANUAL,
 }
 
 # Kinds where a newer draft makes an older unpublished one of the same thread pointless.
@@ -131,10 +148,19 @@ class Draft:
     last_error: str | None
     published_at: datetime | None
     superseded_by: int | None
+    # New threads only (DraftKind.NEW_THREAD): the board and the subject (as drafted, and
+    # as the director left it). ``tid`` is 0 until the forum names the new thread.
+    fid: int | None = None
+    subject: str | None = None
+    original_subject: str | None = None
 
     @property
     def edited(self) -> bool:
-        return self.body != self.original_body
+        return self.body != self.original_body or self.subject != self.original_subject
+
+    @property
+    def is_new_thread(self) -> bool:
+        return self.kind is DraftKind.NEW_THREAD
 
     @property
     def message(self) -> str:
@@ -162,6 +188,7 @@ class PublishOutcome:
     # The forum's refusal itself (FAILED / DEFERRED), for the alarms: its class says what
     # kind of trouble it is (captcha, newbie period, thread closed…).
     refusal: errors.ForumRefused | None = field(default=None, compare=False, repr=False)
+    tid: int | None = None  # a new thread's, once the forum named it
 
 
 class Sent(Protocol):
@@ -211,6 +238,33 @@ class Publisher(Protocol):
 
     def find_marker(self, tid: int, marker: str) -> int | None:
         """The pid of a bot post in ``tid`` containing ``marker``, or None."""
+        ...
+
+
+class ThreadSent(Protocol):
+    """What the forum did with a new thread (``forumbot.discuz.NewThreadResult`` is one)."""
+
+    @property
+    def tid(self) -> int | None: ...  # None: not named (7.2 holding it for moderation)
+
+    @property
+    def pid(self) -> int | None: ...  # its first post, when known
+
+    @property
+    def moderated(self) -> bool: ...
+
+
+class ThreadPublisher(Publisher, Protocol):
+    """A ``Publisher`` that also opens new threads (what ``NEW_THREAD`` drafts need)."""
+
+    def new_thread(self, fid: int, subject: str, message: str) -> ThreadSent:
+        """Open thread ``subject`` with ``message`` as its first post in board ``fid``."""
+        ...
+
+    def find_thread_marker(self, fid: int, marker: str, *,
+                           skip: Collection[int] = ()) -> tuple[int, int | None] | None:
+        """(tid, first pid) of the thread of board ``fid`` the bot started whose first post
+        carries ``marker`` (tids in ``skip`` are known threads: not looked at), or None."""
         ...
 
 
@@ -273,6 +327,9 @@ def _draft(row: Mapping[str, Any]) -> Draft:
         last_error=row["last_error"],
         published_at=parse_time_or_none(row["published_at"]),
         superseded_by=row["superseded_by"],
+        fid=row.get("fid"),
+        subject=row.get("subject"),
+        original_subject=row.get("original_subject"),
     )
 
 
@@ -480,6 +537,84 @@ class Outbox:
                 self._supersede_older(draft_id, kind, tid, now=now)
         return self.get(draft_id)
 
+    def create_new_thread(
+        self,
+        fid: int,
+        subject: str,
+        body: str,
+        *,
+        now: datetime,
+        day: int | None = None,
+        dedupe_key: str | None = None,
+        actor: str = "bot",
+    ) -> Draft:
+        """Draft a new thread ``subject`` in board ``fid`` with ``body`` as its first post
+        (a day's voting or discussion thread). With ``dedupe_key`` already used, the
+        existing draft is returned unchanged: a day's thread is never drafted twice. Its
+        ``tid`` is 0 until published; then the new thread's."""
+        kind = DraftKind.NEW_THREAD
+        body = strip_marker(body)
+        subject = " ".join(subject.split())
+        if not subject:
+            raise OutboxError(f"新帖的标题不能为空（版块 {fid}）")
+        if not body.strip():
+            raise OutboxError(f"新帖的内容不能为空（版块 {fid}：{subject}）")
+        if fid <= 0:
+            raise OutboxError(f"新帖要有版块（fid），而不是 {fid}")
+        auto = self.policies[kind] is Policy.AUTO
+        with self.store.write() as conn:
+            if dedupe_key is not None:
+                existing = self.by_dedupe_key(dedupe_key)
+                if existing is not None:
+                    return existing
+            cur = conn.execute(
+                "INSERT INTO outbox (kind, tid, fid, subject, original_subject, body, original_body,"
+                " day, dedupe_key, created_at, updated_at, state, marker, attempts)"
+                " VALUES (?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)",
+                (kind.value, fid, subject, subject, body, body, day, dedupe_key, iso(now), iso(now),
+                 DraftState.DRAFT.value, f"pending-{os.urandom(8).hex()}"),
+            )
+            draft_id = int(cur.lastrowid or 0)
+            marker = make_marker(game=self.game, state=self.store.state_id, draft_id=draft_id,
+                                 kind=kind.value, day=day)
+            conn.execute("UPDATE outbox SET marker = ? WHERE id = ?", (marker, draft_id))
+            self._log(
+                draft_id, None, DraftState.DRAFT, actor=actor, now=now,
+                detail={"kind": kind.value, "fid": fid, "subject": subject, "day": day,
+                        "dedupe_key": dedupe_key, "marker": marker, "policy": self.policies[kind].value},
+            )
+            if auto:
+                self._transition(
+                    draft_id, (DraftState.DRAFT,), DraftState.APPROVED, actor="bot", now=now,
+                    detail={"policy": "auto"},
+                    sets={"approved_by": "bot", "approved_at": iso(now)},
+                )
+        return self.get(draft_id)
+
+    def thread_of(self, draft_id: int) -> int | None:
+        """The tid of the thread a new-thread draft opened (published, or held for
+        moderation where the forum named it), or None while it is not known."""
+        draft = self.get(draft_id)
+        if not draft.is_new_thread or draft.state not in SENT_STATES or draft.tid <= 0:
+            return None
+        return draft.tid
+
+    def released_thread(self, draft_id: int, tid: int, pid: int | None, *, now: datetime,
+                        actor: str = "bot") -> Draft:
+        """A new thread held for moderation is visible now (a moderator released it)."""
+        with self.store.write():
+            return self._transition(
+                draft_id, (DraftState.PENDING_MODERATION,), DraftState.PUBLISHED, actor=actor,
+                now=now, detail={"tid": tid, "pid": pid, "released": True},
+                sets={"tid": tid, "pid": pid, "published_at": iso(now), "last_error": None},
+            )
+
+    def _known_threads(self, fid: int | None, excluding: int) -> list[int]:
+        rows = self.store.db.query(
+            "SELECT tid FROM outbox WHERE kind = ? AND fid IS ? AND id != ? AND tid > 0",
+            (DraftKind.NEW_THREAD.value, fid, excluding))
+        return sorted({int(r["tid"]) for r in rows})
+
     def record_found(
         self,
         kind: DraftKind | str,
@@ -547,15 +682,27 @@ class Outbox:
             )
 
     def approve(
-        self, draft_id: int, actor: str, body: str | None = None, *, now: datetime
+        self, draft_id: int, actor: str, body: str | None = None, *, now: datetime,
+        subject: str | None = None,
     ) -> Draft:
         """Approve a draft, optionally with the director's edited body (the bot's original
-        is kept). An approved draft not yet being published may be re-approved with a new
-        body, and a failed one approved again (edited or not: it is looked up by its marker
-        before it is sent); one being published or done may not."""
+        is kept) — and for a new thread, ``subject``, the director's edited subject. An
+        approved draft not yet being published may be re-approved with a new body, and a
+        failed one approved again (edited or not: it is looked up by its marker before it
+        is sent); one being published or done may not."""
         with self.store.write():
             sets: dict[str, Any] = {"approved_by": actor, "approved_at": iso(now)}
             detail: dict[str, Any] = {}
+            if subject is not None:
+                current = self.get(draft_id)
+                if not current.is_new_thread:
+                    raise OutboxError(f"草稿 #{draft_id} 不是新帖，没有标题可改")
+                subject = " ".join(subject.split())
+                if not subject:
+                    raise OutboxError(f"新帖的标题不能为空（草稿 #{draft_id}）")
+                if subject != current.subject:
+                    sets["subject"] = subject
+                    detail["subject_edited"] = True
             if body is not None:
                 body = strip_marker(body)
                 if not body.strip():
@@ -675,6 +822,8 @@ class Outbox:
         sendable = (DraftState.APPROVED, DraftState.PUBLISHING)
         if draft.state not in sendable:
             return None
+        if draft.is_new_thread:
+            return self._publish_thread(draft, publisher, now, render)
         if draft.attempts > 0:
             # Tried before: it may be on the forum already. Never send before looking.
             try:
@@ -771,6 +920,90 @@ class Outbox:
                 )
         return PublishOutcome(claimed.id, PublishHow.SENT, done.state, pid=pid, moderated=moderated)
 
+    def _publish_thread(
+        self, draft: Draft, publisher: Publisher, now: datetime, render: Renderer | None
+    ) -> PublishOutcome | None:
+        """``_publish_one`` for a new thread: looked up on the board by its marker before
+        any resend, claimed before the POST, and the forum's tid recorded with the result."""
+        sendable = (DraftState.APPROVED, DraftState.PUBLISHING)
+        threads: ThreadPublisher = publisher  # type: ignore[assignment]
+        if not hasattr(publisher, "new_thread"):
+            return PublishOutcome(draft.id, PublishHow.WAITING, draft.state,
+                                  error="这个发帖通道不能发新帖")
+        if draft.attempts > 0:
+            try:
+                found = threads.find_thread_marker(draft.fid or 0, draft.marker,
+                                                   skip=self._known_threads(draft.fid, draft.id))
+            except Exception as exc:  # noqa: BLE001 - any failure: leave it, look again later
+                self._note_error(draft.id, f"looking for marker: {_describe(exc)}", now)
+                return PublishOutcome(draft.id, PublishHow.UNRESOLVED, draft.state,
+                                      error=_describe(exc))
+            if found is not None:
+                tid, pid = found
+                with self.store.write():
+                    done = self._transition(
+                        draft.id, sendable, DraftState.PUBLISHED, actor="bot", now=now,
+                        detail={"tid": tid, "pid": pid, "found_by_marker": True},
+                        sets={"tid": tid, "pid": pid, "published_at": iso(now), "last_error": None},
+                    )
+                return PublishOutcome(draft.id, PublishHow.FOUND, done.state, pid=pid, tid=tid)
+        blocked = self.store.game_blocked()
+        if blocked is not None:
+            return PublishOutcome(draft.id, PublishHow.WAITING, draft.state,
+                                  error=f"暂停发帖，等导演处理警报：{blocked.text.split('。')[0]}")
+        refresh = render(draft, now) if render is not None else None
+        if refresh is not None and refresh.wait:
+            return PublishOutcome(draft.id, PublishHow.WAITING, draft.state, error=refresh.wait)
+        with self.store.write():
+            current = self.get(draft.id)
+            if current.state not in sendable or current.attempts != draft.attempts:
+                return None
+            sets: dict[str, Any] = {"attempts": current.attempts + 1}
+            detail: dict[str, Any] = {"attempt": current.attempts + 1}
+            if refresh is not None:
+                edited = hand_edited(current) or current.body != draft.body
+                if refresh.drop and not edited:
+                    done = self._transition(
+                        draft.id, sendable, DraftState.SUPERSEDED, actor="bot", now=now,
+                        detail={"why": refresh.drop}, sets={"last_error": None},
+                    )
+                    return PublishOutcome(draft.id, PublishHow.SUPERSEDED, done.state, error=refresh.drop)
+                if refresh.body is not None and not edited and strip_marker(refresh.body) != current.body:
+                    fresh = strip_marker(refresh.body)
+                    sets.update(body=fresh, original_body=fresh)
+                    detail["rendered_at_publish"] = True
+            claimed = self._transition(draft.id, sendable, DraftState.PUBLISHING, actor="bot",
+                                       now=now, detail=detail, sets=sets)
+        try:
+            sent = threads.new_thread(claimed.fid or 0, claimed.subject or "", claimed.message)
+        except errors.ForumRefused as exc:
+            return self._refused(claimed, exc, now)
+        except Exception as exc:  # noqa: BLE001 - may have reached the forum: stay publishing
+            self._note_error(claimed.id, _describe(exc), now)
+            return PublishOutcome(claimed.id, PublishHow.UNRESOLVED, DraftState.PUBLISHING,
+                                  error=_describe(exc))
+        tid = sent.tid if sent.tid and sent.tid > 0 else None
+        if tid is None and not sent.moderated:
+            # Stored without a name: never sent again; the board is searched next time.
+            error = "论坛说新帖已发布，却没有给出 tid：下一轮按标记在版块里找"
+            self._note_error(claimed.id, error, now)
+            return PublishOutcome(claimed.id, PublishHow.UNRESOLVED, DraftState.PUBLISHING, error=error)
+        with self.store.write():
+            if sent.moderated:
+                done = self._transition(
+                    claimed.id, (DraftState.PUBLISHING,), DraftState.PENDING_MODERATION, actor="bot",
+                    now=now, detail={"tid": tid, "pid": sent.pid, "moderated": True},
+                    sets={"tid": tid or 0, "pid": sent.pid, "last_error": None},
+                )
+            else:
+                done = self._transition(
+                    claimed.id, (DraftState.PUBLISHING,), DraftState.PUBLISHED, actor="bot",
+                    now=now, detail={"tid": tid, "pid": sent.pid},
+                    sets={"tid": tid, "pid": sent.pid, "published_at": iso(now), "last_error": None},
+                )
+        return PublishOutcome(claimed.id, PublishHow.SENT, done.state, pid=sent.pid,
+                              moderated=sent.moderated, tid=tid)
+
     def _last_seen_pid(self, tid: int) -> int:
         """The newest pid of ``tid`` the bot has stored (0 if none): a post the forum stores
         now gets a higher one, so a search for it can stop there."""
@@ -829,6 +1062,8 @@ __all__ = [
     "Renderer",
     "SENT_STATES",
     "Sent",
+    "ThreadPublisher",
+    "ThreadSent",
     "UnknownDraftError",
     "hand_edited",
 ]

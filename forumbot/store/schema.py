@@ -310,6 +310,47 @@ def _v9_state_id(db: sqlite_utils.Database) -> None:
     db.execute("INSERT OR IGNORE INTO meta (key, value) VALUES ('state_id', ?)", (secrets.token_hex(3),))
 
 
+def _v10_outbox_new_threads(db: sqlite_utils.Database) -> None:
+    """New threads in the outbox (issue 21: the bot opens each day's threads): the board
+    a new-thread draft opens its thread in (``fid``) and the thread's subject. Its ``tid``
+    is 0 until the forum names the new thread, then the thread's tid (and ``pid`` its first
+    post's). Rows of other kinds keep both NULL."""
+    db.execute("ALTER TABLE outbox ADD COLUMN fid INTEGER")
+    db.execute("ALTER TABLE outbox ADD COLUMN subject TEXT")
+    db.execute("ALTER TABLE outbox ADD COLUMN original_subject TEXT")
+def _v13_days(db: sqlite_utils.Database) -> None:
+    """The game's days (SPEC §11) as the bot keeps them: each day's start, deadline and
+    change freeze (the config's calendar with the director's changes), the threads the bot
+    opened (or the config named), the closing post's pid, whether the voting thread is
+    locked; and the director's changes to the schedule, append-only, in the order made.
+    Seeded from the config when a game opens (``forumbot.game.days``)."""
+    db["days"].create(
+        {
+            "number": int,
+            "start": str,
+            "deadline": str,
+            "freeze": str,
+            "vote_thread": int,
+            "discussion_thread": int,
+            "progress_thread": int,
+            "accelerated": int,
+            "deadline_pid": int,
+            "closing_pid": int,  # the bot's 截止 post
+            "locked_at": str,  # the voting thread closed (关闭主题) by the bot
+            "reopened_at": str,  # opened again because the director asked
+            "updated_at": str,
+        },
+        pk="number",
+        not_null={"start", "deadline"},
+    )
+    db["day_changes"].create(
+        {"id": int, "day": int, "kind": str, "payload": str, "at": str, "actor": str, "why": str},
+        pk="id",
+        not_null={"day", "kind", "payload", "at", "actor"},
+    )
+    db["day_changes"].create_index(["day"])
+
+
 Migration = Callable[[sqlite_utils.Database], None]
 
 MIGRATIONS: tuple[Migration, ...] = (
@@ -322,6 +363,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     _v7_card_retraction,
     _v8_notify,
     _v9_state_id,
+    _v10_outbox_new_threads,
+    _v13_days,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -8,7 +8,7 @@ import sqlite3
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from forumbot.discuz import ReplyResult
+from forumbot.discuz import NewThreadResult, ReplyResult
 from forumbot.discuz.errors import FloodControl, ForumUnavailable, ThreadClosed, UnavailableReason
 from forumbot.store.marker import find_marker_in_text
 
@@ -35,6 +35,13 @@ class FakeForum:
             " tid INTEGER NOT NULL, message TEXT NOT NULL, quote_pid INTEGER, edits INTEGER"
             " NOT NULL DEFAULT 0)"
         )
+        # New threads: a thread is its row here plus its first post in ``posts``.
+        self.conn.execute(
+            "CREATE TABLE IF NOT EXISTS threads (tid INTEGER PRIMARY KEY AUTOINCREMENT,"
+            " fid INTEGER NOT NULL, subject TEXT NOT NULL, first_pid INTEGER)"
+        )
+        # tids start at 1000, far from the pids: a pid recorded as a tid cannot pass a test.
+        self.conn.execute("INSERT OR IGNORE INTO threads (tid, fid, subject) VALUES (999, 0, 'seed')")
         self.faults = list(faults)
         self.on_event = on_event or (lambda _name: None)
         self.find_fails = find_fails
@@ -101,6 +108,52 @@ class FakeForum:
             if find_marker_in_text(message) == marker:
                 return pid
         return None
+
+    def new_thread(self, fid: int, subject: str, message: str) -> NewThreadResult:
+        self.calls.append(("new_thread", fid))
+        fault = self._fault()
+        self.on_event("thread:before")
+        self._before(fault)
+        # One transaction: the thread and its first post are stored together, as Discuz does.
+        self.conn.execute("BEGIN")
+        tid = int(self.conn.execute("INSERT INTO threads (fid, subject) VALUES (?, ?)",
+                                    (fid, subject)).lastrowid or 0)
+        pid = int(self.conn.execute("INSERT INTO posts (tid, message) VALUES (?, ?)",
+                                    (tid, message)).lastrowid or 0)
+        self.conn.execute("UPDATE threads SET first_pid = ? WHERE tid = ?", (pid, tid))
+        self.conn.execute("COMMIT")
+        self.on_event("thread:stored")
+        self._after(fault)
+        return NewThreadResult(tid=tid, pid=pid)
+
+    def find_thread_marker(self, fid: int, marker: str, *,
+                           skip: Iterable[int] = ()) -> tuple[int, int | None] | None:
+        self.calls.append(("find_thread_marker", fid))
+        self.on_event("findthread:before")
+        if self.find_fails:
+            self.find_fails -= 1
+            raise ForumUnavailable("board listing timed out", reason=UnavailableReason.TIMEOUT,
+                                   sent=True)
+        skipped = set(skip)
+        for tid, pid, message in self.conn.execute(
+            "SELECT t.tid, t.first_pid, p.message FROM threads t JOIN posts p ON p.pid = t.first_pid"
+            " WHERE t.fid = ? ORDER BY t.tid DESC", (fid,)
+        ):
+            if tid not in skipped and find_marker_in_text(message) == marker:
+                return tid, pid
+        return None
+
+    def threads(self) -> list[tuple[int, int, str, int]]:
+        return list(self.conn.execute(
+            "SELECT tid, fid, subject, first_pid FROM threads WHERE tid != 999 ORDER BY tid"))
+
+    def threads_with_marker(self, marker: str) -> list[int]:
+        return [tid for tid, _fid, _subject, pid in self.threads()
+                if find_marker_in_text(self.message(pid)) == marker]
+
+    def message(self, pid: int) -> str:
+        row = self.conn.execute("SELECT message FROM posts WHERE pid = ?", (pid,)).fetchone()
+        return row[0] if row else ""
 
     # -- inspection --------------------------------------------------------------------
 

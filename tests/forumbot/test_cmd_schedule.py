@@ -87,12 +87,21 @@ def test_schedule__a_chinese_table(tmp_path: Path):
     assert len(lines) == 6
 
 
-def test_schedule__a_config_without_calendar_lists_its_days():
-    result = run("schedule", "--config", str(REPO / "config.toml"), "--days", "5")
+def _days_only(tmp_path: Path) -> Path:
+    """A config of [[days]] only (no [calendar]): the demo game written out by day."""
+    from forumbot.demo.scenario import build_world, write_config
+    from forumbot.simulator import Simulator
+
+    return write_config(tmp_path / "days.toml", build_world(Simulator()), "http://127.0.0.1:9/", tmp_path / "db")
+
+
+def test_schedule__a_config_without_calendar_lists_its_days(tmp_path: Path):
+    config = _days_only(tmp_path)
+    result = run("schedule", "--config", str(config), "--days", "5")
     assert result.exit_code == 0, result.output
     assert "配置里没有 [calendar]：按 [[days]]" in result.output
     assert result.output.splitlines()[-1] == "第4日起没有配置（加上 [calendar] 可以按规则集排出之后的日子）。"
-    data = json.loads(run("schedule", "--config", str(REPO / "config.toml"), "--json").output)
+    data = json.loads(run("schedule", "--config", str(config), "--json").output)
     assert [d["number"] for d in data["days"]] == [1, 2, 3]
     assert data["days"][0]["start"] == "2026-12-01T09:00:00+08:00"
 

@@ -3,11 +3,11 @@
 Every exchange of ``../shared/fixtures/discuz-7.2/exchanges.json`` (UTF-8) and
 ``discuz-7.2-gbk/exchanges.json`` is replayed, in the captured order and at the captured
 time (the simulator's clock is set to each exchange's ``time``), against a 7.2 simulator
-with the captured cookie prefix, one cookie jar per captured visitor. Registration and new
-threads are not simulated over HTTP: those exchanges are applied through the simulator's
-API at their time (users get the captured uids in order, the thread the captured subject
-and message) and skipped with that reason; the archiver and the printable view are not
-simulated. Everything else must answer alike:
+with the captured cookie prefix, one cookie jar per captured visitor. Registration is not
+simulated over HTTP: it is applied through the simulator's API at its time (users get the
+captured uids in order) and skipped with that reason; the archiver and the printable view
+are not simulated. Everything else — new threads included (the form, then the 302 to the
+new thread with the captured tid) — must answer alike:
 
 * the status, the ``Location`` (exactly: the replies get the captured pids and pages),
   the Content-Type header (the GBK site sends none with a charset), the session cookies set
@@ -68,9 +68,6 @@ def skip_reason(exchange: dict[str, Any]) -> str | None:
     url = exchange["url"]
     if "register.php" in url:
         return "registration is not simulated: the user is added through the API at this time"
-    if "action=newthread" in url:
-        return ("new threads are not simulated over HTTP: the thread is added through the "
-                "API at this time")
     if "/archiver/" in url:
         return "the archiver is not simulated"
     if "action=printable" in url:
@@ -121,8 +118,6 @@ class Replayer:
         if "register.php" in exchange["url"] and exchange["method"] == "POST":
             name = fields["username"]
             self.sim.add_user(name, password_of(name), registered_at=self.clock.now())
-        elif "topicsubmit" in exchange["url"]:
-            self.sim.add_thread(3, fields["subject"], exchange["who"], fields["message"].strip())
 
     def fields(self, exchange: dict[str, Any]) -> list[tuple[str, str]]:
         out = []

@@ -39,7 +39,6 @@ GBK_USERS = ["导演", "饺子", "包子"]
 # Exchanges the simulator cannot reproduce, and why. Keep this short and honest.
 SKIP = {
     "seccode_update_js": "captcha images (misc.php?mod=seccode) are not simulated",
-    "newthread_post_submit": "new threads are not simulated",
     "viewthread_tid2_printable": "the printable view is not simulated",
     "viewthread_tid1_printable": "the printable view is not simulated",
     "archiver_tid2": "the archiver is not simulated",

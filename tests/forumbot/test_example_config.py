@@ -19,7 +19,7 @@ def test_example_config__loads_with_every_section():
     assert {k.value: v.value for k, v in settings.policies.items()} == {
         "running_count": "auto", "count_reply": "auto", "final_count": "manual",
         "announcement": "manual", "card_notice": "manual", "acceleration_notice": "manual",
-        "badge_notice": "manual"}
+        "badge_notice": "manual", "new_thread": "manual", "reminder": "auto", "closing": "auto"}
 
 
 def test_example_config__is_the_scripted_demo_game(tmp_path):
@@ -28,7 +28,10 @@ def test_example_config__is_the_scripted_demo_game(tmp_path):
     generated = load_config(write_config(tmp_path / "g.toml", world, "http://127.0.0.1:1/", tmp_path / "db"))
     example = load_config(EXAMPLE_CONFIG)
     assert example.state.players == generated.state.players == PLAYERS
-    assert example.days == generated.days
+    # the same days; the example names no thread: the bot opens them ([calendar], SPEC §11)
+    assert [(d.number, d.start, d.deadline) for d in example.days] == \
+        [(d.number, d.start, d.deadline) for d in generated.days]
+    assert all(d.vote_thread is None for d in example.days) and example.calendar is not None
     assert example.rules == generated.rules
     assert len(THREADS) == 7 and [d.number for d in example.days] == [d.number for d in DAYS]
 

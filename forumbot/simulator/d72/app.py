@@ -32,7 +32,7 @@ from forumbot.simulator.messages import Outcome
 from forumbot.simulator.model import GROUP_BANNED, GROUP_INACTIVE, User
 from forumbot.simulator.wire import Request, Response, random_token
 
-FORWARD_302 = {"post_reply_succeed", "post_edit_succeed"}  # msgforward['messages'] ∩ ours
+FORWARD_302 = {"post_reply_succeed", "post_edit_succeed", "post_newthread_succeed", "admin_succeed"}  # msgforward['messages'] ∩ ours
 
 
 @dataclass

@@ -30,6 +30,7 @@ TEXTS: dict[str, str] = {
                        'action=clearcookies&formhash={formhash}">[ 清除痕迹 ]</a>  '),
     "board_closed": '对不起，本论坛暂时关闭，详情请<a href="mailto:{adminemail}">联系管理员</a>。',
     "forum_nonexistence": "指定的版块不存在，请返回。",
+    "viewperm_login_nopermission": "对不起，您还未登录，无权访问该版块。",
     "thread_nonexistence": "指定的主题不存在或已被删除或正在被审核，请返回。",
     "post_check": ('指定的帖子不存在或已被删除或正在被审核。<br /><a href="viewthread.php?tid={ptid}">'
                    "[ 尝试转入主题请点击这里 ]</a>"),
@@ -46,6 +47,16 @@ TEXTS: dict[str, str] = {
                                "现在将转入主题列表。"),
     "post_reply_mod_succeed": ("非常感谢，管理员设置了需要对新回复进行审核，您的帖子通过审核后将被显示出来，"
                                "现在将转入主题列表。"),
+    # New threads (include/newthread.inc.php).
+    "postperm_login_nopermission": "对不起，您还未登录，无权在该版块发帖。",
+    "post_subject_toolong": "对不起，您的标题超过 80 个字符，请返回修改标题长度。",
+    "post_newthread_succeed": "非常感谢，您的主题已经发布，现在将转入主题页。" + _FORUM_LIST,
+    "post_newthread_mod_succeed": "管理员设置了对新主题进行审核，您的帖子通过审核后才会显示。",
+    # Thread moderation (topicadmin.php, include/moderation.inc.php).
+    "admin_nopermission": "您没有权限使用管理功能。",
+    "admin_moderate_invalid": "您没有选择主题。",
+    "admin_nonexistence": "您没有选择操作项目。",
+    "admin_succeed": "管理操作成功，现在将返回论坛。",
 }
 
 # Private messages (pm.php).

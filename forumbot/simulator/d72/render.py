@@ -18,12 +18,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 from html import escape as _esc
+from urllib.parse import quote
 
 from forumbot.simulator.bbcode import escape as bb_escape
 from forumbot.simulator.bbcode import render as render_bbcode
-from forumbot.simulator.dates import absolute_minutes, post_time_html_d72
+from forumbot.simulator.dates import absolute_minutes, post_time_html_d72, ymd
 from forumbot.simulator.messages import Outcome
-from forumbot.simulator.model import Board, StoredPost, Thread, User
+from forumbot.simulator.model import Board, ListedThread, StoredPost, Thread, User
 
 QUESTIONS = ["安全提问", "母亲的名字", "爷爷的名字", "父亲出生的城市", "您其中一位老师的名字",
              "您个人计算机的型号", "您最喜欢的餐馆名称", "驾驶执照的最后四位数字"]
@@ -409,19 +410,69 @@ def forum_index(ctx: Ctx, boards: list[tuple[Board, int, int]]) -> str:
     return page(ctx, "", body, "", "index")
 
 
-def forumdisplay(ctx: Ctx, board: Board, threads: list[tuple[Thread, int]]) -> str:
-    rows = "".join(
-        f'<tbody id="normalthread_{t.tid}"><tr><th class="common"><span id="thread_{t.tid}">'
-        f'<a href="viewthread.php?tid={t.tid}&amp;extra=page%3D1">{_esc(t.subject)}</a></span>'
-        f'</th><td class="author"><cite><a href="space.php?uid={t.authorid}">{_esc(t.author)}'
-        f'</a></cite></td><td class="nums"><strong>{replies}</strong></td></tr></tbody>\n'
-        for t, replies in threads)
-    body = (f'<div id="wrap" class="wrap s_clear"><div class="mainbox threadlist">\n<h1>'
-            f'<a href="forumdisplay.php?fid={board.fid}">{_esc(board.name)}</a></h1>\n'
+def _thread_row(ctx: Ctx, row: ListedThread) -> str:
+    """One ``tbody#normalthread_TID`` (``stickthread_TID``) as 7.2's forumdisplay.htm
+    draws it (captured: guest_forumdisplay.html): the last post to the minute."""
+    t = row.thread
+    kind = "stickthread" if row.sticky else "normalthread"
+    folder = "folder_lock" if t.closed else "folder_common"
+    view = f"viewthread.php?tid={t.tid}&amp;extra=page%3D1"
+    poster = quote(row.lastposter, encoding="gb18030" if ctx.charset == "gbk" else "utf-8")
+    when = post_time_html_d72(row.lastpost, ctx.now, ctx.dateconvert)
+    sticky = '<label><img src="images/default/pin_1.gif" alt="本版置顶" /></label>' if row.sticky else "<label>&nbsp;</label>"
+    return crlf(f"""<tbody id="{kind}_{t.tid}">
+<tr>
+<td class="folder">
+<a href="{view}" title="新窗口打开" target="_blank">
+<img src="images/default/{folder}.gif" /></a>
+</td>
+<td class="icon">
+&nbsp;</td>
+<th class="subject common">
+{sticky}
+ <span id="thread_{t.tid}"><a href="{view}">{_esc(t.subject)}</a></span>
+</th>
+<td class="author">
+<cite>
+<a href="space.php?uid={t.authorid}">{_esc(t.author)}</a>
+</cite>
+<em>{ymd(t.dateline.astimezone(ctx.now.tzinfo))}</em>
+</td>
+<td class="nums"><strong>{row.replies}</strong>/<em>{t.views}</em></td>
+<td class="lastpost">
+<cite><a href="space.php?username={poster}">{_esc(row.lastposter)}</a></cite>
+<em><a href="redirect.php?tid={t.tid}&amp;goto=lastpost#lastpost">{when}</a></em>
+</td>
+</tr>
+</tbody>
+""")
+
+
+def forumdisplay(ctx: Ctx, board: Board, rows: list[ListedThread], page_no: int = 1,
+                 total: int = 1, *, listing: bool = True) -> str:
+    """forumdisplay.php: table#forum_FID of sticky then normal rows (a separation row
+    between), div.pages above and below when there is more than one page. ``listing``
+    False: a theme that draws no thread table."""
+    sticky = "".join(_thread_row(ctx, r) for r in rows if r.sticky)
+    normal = "".join(_thread_row(ctx, r) for r in rows if not r.sticky)
+    separation = ('<tbody><tr><td class="folder"></td><td>&nbsp;</td><th class="subject">'
+                  '版块主题</th><td>&nbsp;</td><td>&nbsp;</td><td>&nbsp;</td></tr></tbody>\r\n'
+                  if sticky and normal else "")
+    if not rows:
+        normal = '<tbody><tr><th colspan="6">本版块或指定的范围内尚无主题。</th></tr></tbody>\r\n'
+    pages = pager(f"forumdisplay.php?fid={board.fid}", page_no, total)
+    table = (f'<table summary="forum_{board.fid}" id="forum_{board.fid}" cellspacing="0" '
+             f'cellpadding="0" class="datatable">\r\n{sticky}{separation}{normal}</table>'
+             if listing else '<p>本版块暂不显示主题列表</p>')
+    body = (f'<div id="wrap" class="wrap s_clear"><div class="main"><div class="content">\n'
+            f'<div id="forumheader" class="s_clear">\n<h1 style="">{_esc(board.name)}</h1>\n'
+            f'</div>\n<div class="pages_btns s_clear">{pages}</div>\n'
+            f'<div id="threadlist" class="threadlist datalist" style="position: relative;">\n'
             f'<form method="post" name="moderate" id="moderate" action="topicadmin.php?action='
             f'moderate&amp;fid={board.fid}&amp;infloat=yes&amp;nopost=yes">\n<input type="hidden" '
-            f'name="formhash" value="{ctx.formhash}" />\n<table summary="forum_{board.fid}" '
-            f'cellspacing="0" cellpadding="0">\n{rows}</table>\n</form>\n</div></div>')
+            f'name="formhash" value="{ctx.formhash}" />\n<input type="hidden" name="listextra" '
+            f'value="page%3D{page_no}" />\n{table}\n</form>\n</div>\n'
+            f'<div class="pages_btns s_clear">{pages}</div>\n</div></div></div>')
     return page(ctx, f"{board.name} - ", body, f"&raquo; {_esc(board.name)}", "forumdisplay",
                 board.fid)
 
@@ -513,4 +564,63 @@ def post_form(ctx: Ctx, board: Board, thread: Thread, *, action: str, message: s
     nav = (f'&raquo; <a href="forumdisplay.php?fid={board.fid}">{_esc(board.name)}</a> &raquo; '
            f'<a href="viewthread.php?tid={thread.tid}">{_esc(thread.subject)}</a> &raquo; {submit[1]}')
     return page(ctx, f"{thread.subject} - {board.name} - ", body, nav, "post", board.fid,
+                thread.tid)
+
+
+def newthread_form(ctx: Ctx, board: Board, *, captcha: bool = False,
+                   limits: tuple[int, int] | None = None) -> str:
+    """post.htm for ``action=newthread``: ``form#postform`` with the subject, posted to
+    ``post.php?action=newthread&fid=F&extra=&topicsubmit=yes``."""
+    fields = {"formhash": ctx.formhash, "posttime": str(int(ctx.now.timestamp())),
+              "wysiwyg": "0", "iconid": "", "special": ""}
+    inputs = "\n".join(f'<input type="hidden" name="{k}" value="{raw(bb_escape(v))}" />'
+                       for k, v in fields.items())
+    seccheck = f'<div class="seccheck">{seccheck_html("post")}</div>\n' if captcha else ""
+    script = ("<script type=\"text/javascript\">\nvar postminchars = parseInt('%d');\n"
+              "var postmaxchars = parseInt('%d');\nvar disablepostctrl = parseInt('0');\n</script>\n"
+              % limits) if limits else ""
+    body = f"""<div id="wrap" class="wrap s_clear"><div class="main"><div class="content editorcontent">
+{script}<form method="post" id="postform" action="post.php?action=newthread&amp;fid={board.fid}&amp;extra=&amp;topicsubmit=yes">
+{inputs}
+<div class="s_clear" id="editorbox">
+<h3 class="float_ctrl"><em id="returnmessage">发新话题</em></h3>
+<div class="postbox" id="postbox">
+<span id="subjectbox"><input name="subject" id="subject" class="txt" value="" tabindex="1" /></span>
+<input type="checkbox" name="checkbox" value="0" checked="checked" />源码
+<textarea class="autosave" name="message" id="e_textarea" class="txt" style="height:300px"></textarea>
+{seccheck}<div class="btnbar">
+<button type="submit" id="postsubmit" value="true" name="topicsubmit">发新话题</button>
+</div>
+</div>
+</div>
+</form>
+</div></div></div>"""
+    nav = f'&raquo; <a href="forumdisplay.php?fid={board.fid}">{_esc(board.name)}</a> &raquo; 发新话题'
+    return page(ctx, f"{board.name} - ", body, nav, "post", board.fid)
+
+
+def moderate_form(ctx: Ctx, board: Board, thread: Thread, operation: str) -> str:
+    """topicadmin.htm for ``optgroup=4`` (not in a float: the full page): the
+    打开主题/关闭主题 radios ``operations[]``, the thread's state checked."""
+    opened, closed = ("", ' checked="checked"') if thread.closed else (' checked="checked"', "")
+    body = f"""<div id="wrap" class="wrap s_clear"><div class="main"><div class="content">
+<form id="moderateform" method="post" action="topicadmin.php?action=moderate&amp;optgroup=4&amp;modsubmit=yes&amp;infloat=yes">
+<input type="hidden" name="frommodcp" value="" />
+<input type="hidden" name="formhash" value="{ctx.formhash}" />
+<input type="hidden" name="fid" value="{board.fid}" />
+<input type="hidden" name="listextra" value="" />
+<input type="hidden" name="moderate[]" value="{thread.tid}" />
+<ul class="inlinelist">
+<li><label for="expirationclose">有效期:</label>
+<input type="text" autocomplete="off" id="expirationclose" name="expirationclose" class="txt" value="" tabindex="1" /></li>
+<li class="wide"><label><input class="radio" type="radio" name="operations[]" value="open"{opened} />打开主题</label></li>
+<li class="wide"><label><input class="radio" type="radio" name="operations[]" value="close"{closed} />关闭主题</label></li>
+</ul>
+<p>操作原因:</p><textarea id="reason" name="reason" class="txtarea"></textarea>
+<p class="btns"><input name="modsubmit" type="submit" value="确定" /></p>
+</form>
+</div></div></div>"""
+    nav = (f'&raquo; <a href="forumdisplay.php?fid={board.fid}">{_esc(board.name)}</a> &raquo; '
+           f'<a href="viewthread.php?tid={thread.tid}">{_esc(thread.subject)}</a>')
+    return page(ctx, f"{thread.subject} - {board.name} - ", body, nav, "topicadmin", board.fid,
                 thread.tid)

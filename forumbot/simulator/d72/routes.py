@@ -6,7 +6,8 @@
 Before any script, like ``include/common.inc.php``: scripts that define ``NOROBOT``
 answer a robot 403 with an empty body, and a closed site answers everything but
 ``logging.php`` with its reason (logging the visitor out). Not simulated, and saying so
-with a 404: registration, new threads, the archiver and the printable view.
+with a 404: registration, the archiver and the printable view. ``post.php?action=newthread``
+and ``topicadmin.php?action=moderate`` (打开/关闭主题 only) are.
 Private messages (``pm.php``) are :mod:`forumbot.simulator.d72.pm`'s.
 """
 
@@ -20,7 +21,15 @@ from forumbot.simulator.d72 import render
 from forumbot.simulator.d72.pm import D72PmRoutes
 from forumbot.simulator.d72.messages import message
 from forumbot.simulator.messages import Outcome
-from forumbot.simulator.model import EDIT_STAMP_RE, StoredPost, Thread, User, excerpt_d72
+from forumbot.simulator.model import (
+    EDIT_STAMP_RE,
+    GROUP_BANNED,
+    GROUP_INACTIVE,
+    StoredPost,
+    Thread,
+    User,
+    excerpt_d72,
+)
 from forumbot.simulator.wire import Request, Response
 
 # 7.2 scripts that start with define('NOROBOT', TRUE) (of those a bot may touch).
@@ -38,6 +47,7 @@ class D72Routes(D72PmRoutes):
         "index.php": "index", "forumdisplay.php": "forumdisplay", "viewthread.php": "viewthread",
         "redirect.php": "redirect", "logging.php": "logging", "post.php": "post",
         "pm.php": "pm",  # private messages: forumbot.simulator.d72.pm
+        "topicadmin.php": "topicadmin",
     }
 
     def route_any(self, req: Request, visit: Visit) -> Response:
@@ -72,11 +82,16 @@ class D72Routes(D72PmRoutes):
         board = self.data.boards.get(req.int_arg("fid"))
         if board is None:
             return self.outcome(req, visit, message("forum_nonexistence", extra="HALTED"))
-        with self.data.lock:
-            threads = sorted((t for t in self.data.threads.values() if t.fid == board.fid),
-                             key=lambda t: -t.tid)
-            rows = [(t, max(0, len(self.data.visible_posts(t.tid)) - 1)) for t in threads]
-        return self.html(render.forumdisplay(self.ctx(visit), board, rows))
+        if board.guests_barred and visit.viewer is None:
+            return self.outcome(req, visit, message("viewperm_login_nopermission"))
+        settings = self.data.settings
+        rows, page, total = self.data.board_listing(
+            board.fid, orderby=req.arg("orderby") or "lastpost", page=req.int_arg("page", 1),
+            tpp=settings.tpp)
+        if settings.forumdisplay_off:
+            rows = []
+        return self.html(render.forumdisplay(self.ctx(visit), board, rows, page, total,
+                                             listing=not settings.forumdisplay_off))
 
     # ---- viewthread.php --------------------------------------------------------------------
     def viewthread(self, req: Request, visit: Visit, page: int | None = None) -> Response:
@@ -97,7 +112,7 @@ class D72Routes(D72PmRoutes):
         if not req.cookies.get(self.cookiepre + "visitedfid"):
             visit.set_cookies.append(self.cookie("visitedfid", str(thread.fid)))
         user = visit.viewer
-        can_reply = (user is not None and not thread.closed
+        can_reply = (user is not None and (not thread.closed or self.data.moderates(thread.fid, user))
                      and self.reply_permission(visit, thread.fid) is None)
         return self.html(render.viewthread_page(
             self.ctx(visit), self.data.boards[thread.fid], thread, shown, page, total,
@@ -226,14 +241,15 @@ class D72Routes(D72PmRoutes):
     # ---- post.php --------------------------------------------------------------------------
     def post(self, req: Request, visit: Visit) -> Response:
         action = req.query.get("action", "")
+        if action == "newthread":
+            return self.newthread(req, visit)
         if action not in ("reply", "edit"):
-            if action == "newthread":
-                return self.not_simulated("new threads")
             return self.outcome(req, visit, message("undefined_action", extra="HALTED"))
         thread = self.thread_or_none(req.int_arg("tid"))
         if thread is None:
             return self.outcome(req, visit, message("thread_nonexistence"))
-        if action == "reply" and thread.closed:
+        # post.php: "$action == 'reply' && $thread['closed'] == 1 && !$forum['ismoderator']"
+        if action == "reply" and thread.closed and not self.data.moderates(thread.fid, visit.viewer):
             return self.outcome(req, visit, message("post_thread_closed"))
         newbie = self.newbie_outcome(visit)
         if newbie is not None:
@@ -255,7 +271,7 @@ class D72Routes(D72PmRoutes):
         text = req.form.get("message", "").strip()
         if problem is None and not text and not req.form.get("subject", "").strip():
             problem = message("post_sm_isnull")
-        if problem is None and thread.closed:
+        if problem is None and thread.closed and not self.data.moderates(thread.fid, user):
             problem = message("post_thread_closed")
         if problem is None:
             problem = self.post_checks(user, text)
@@ -326,3 +342,81 @@ class D72Routes(D72PmRoutes):
                f"&extra={req.arg('extra')}#pid{post.pid}")
         return self.outcome(req, visit, message("post_edit_succeed", url=url, fid=thread.fid))
 
+
+    # ---- post.php?action=newthread (include/newthread.inc.php) -------------------------------
+    def newthread(self, req: Request, visit: Visit) -> Response:
+        """The board, then ``postperm`` (guests and groups without it: the login-box page),
+        the newbie period, the form — or ``submitcheck`` (captcha), empty subject or
+        message, ``checkpost`` (subject over 80 bytes, message length), ``checkflood``;
+        stored (302 to the thread) or held (审核新主题: a message, no tid)."""
+        s = self.data.settings
+        fid = req.int_arg("fid")
+        board = self.data.boards.get(fid)
+        if board is None:
+            return self.outcome(req, visit, message("forum_nonexistence"))
+        user = visit.viewer
+        if user is None:
+            return self.outcome(req, visit, message("postperm_login_nopermission", extra="NOPERM"),
+                                captcha=s.captcha_login)
+        if user.groupid in (GROUP_BANNED, GROUP_INACTIVE):
+            return self.outcome(req, visit, message("group_nopermission", extra="NOPERM",
+                                                    grouptitle=user.grouptitle))
+        newbie = self.newbie_outcome(visit)
+        if newbie is not None:
+            return self.outcome(req, visit, newbie)
+        if not req.arg("topicsubmit"):
+            return self.html(render.newthread_form(self.ctx(visit), board, captcha=s.captcha_post,
+                                                   limits=(s.minpostsize, s.maxpostsize)))
+        problem = self.submitcheck(req, visit, s.captcha_post)
+        subject = req.form.get("subject", "").strip()
+        text = req.form.get("message", "").strip()
+        if problem is None and (not subject or not text):
+            problem = message("post_sm_isnull")
+        if problem is None and len(subject.encode(self.charset, "xmlcharrefreplace")) > 80:
+            problem = message("post_subject_toolong")
+        if problem is None:
+            problem = self.post_checks(user, text)
+        if problem is not None:
+            return self.outcome(req, visit, problem)
+        now = self.now()
+        tid, _pid = self.data.add_thread(fid, subject, user.name, text, now,
+                                         held=s.moderate_threads)
+        if s.moderate_threads:
+            return self.outcome(req, visit, message("post_newthread_mod_succeed",
+                                                    url=f"forumdisplay.php?fid={fid}"))
+        with self.data.lock:
+            user.last_post_at = now  # the member's lastpost: checkflood() counts from it
+        return self.outcome(req, visit, message("post_newthread_succeed", fid=fid,
+                                                url=f"viewthread.php?tid={tid}&extra={req.arg('extra')}"))
+
+    # ---- topicadmin.php (include/moderation.inc.php) ---------------------------------------
+    def topicadmin(self, req: Request, visit: Visit) -> Response:
+        """A member who does not moderate the board: 您没有权限使用管理功能 (HALTED) first;
+        then ``action=moderate``: no thread of the board named → 您没有选择主题; the form;
+        ``modsubmit``: ``operations[]`` open/close → 302 back (admin_succeed)."""
+        fid = req.int_arg("fid")
+        if not self.data.moderates(fid, visit.viewer):
+            return self.outcome(req, visit, message("admin_nopermission", extra="HALTED"))
+        if req.query.get("action") != "moderate":
+            return self.outcome(req, visit, message("undefined_action", extra="HALTED"))
+        tids = [int(t) for t in req.all_args("moderate[]") if t.isdigit()]
+        threads = [t for t in (self.thread_or_none(tid) for tid in tids)
+                   if t is not None and t.fid == fid and not t.held]
+        if not threads:
+            return self.outcome(req, visit, message("admin_moderate_invalid"))
+        if not req.arg("modsubmit"):
+            return self.html(render.moderate_form(self.ctx(visit), self.data.boards[fid],
+                                                  threads[0], req.arg("operation")))
+        problem = self.submitcheck(req, visit, False)
+        if problem is not None:
+            return self.outcome(req, visit, problem)
+        operations = req.all_args("operations[]")
+        if not operations:
+            return self.outcome(req, visit, message("admin_nonexistence"))
+        if any(op not in ("open", "close") for op in operations):
+            return self.outcome(req, visit, message("undefined_action"))
+        with self.data.lock:
+            for thread in threads:
+                thread.closed = operations[-1] == "close"
+        referer = req.headers.get("referer") or "index.php"
+        return self.outcome(req, visit, message("admin_succeed", url=referer))

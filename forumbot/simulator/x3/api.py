@@ -128,17 +128,43 @@ class MobileApi(X3Routes):
         return self.api_out(self.envelope(req, visit, variables))
 
     def api_forumdisplay(self, req: Request, visit: Visit) -> Response:
+        """``module=forumdisplay`` (captured: mobileapi-forumdisplay-fid3.json): the rows'
+        strings, ``dblastpost`` in unix seconds, ``displayorder`` for stickies, ``tpp`` and
+        the page; ``forum.threads`` counts the board's threads (the page count)."""
         fid = req.int_arg("fid")
         board = self.data.boards.get(fid)
+        if board is None:
+            return self.api_out(self.envelope(req, visit, {}, message("forum_nonexistence"),
+                                              "forum_nonexistence"))
+        if board.guests_barred and visit.viewer is None:
+            return self.api_out(self.envelope(req, visit, {}, message("viewperm_login_nopermission"),
+                                              "viewperm_login_nopermission"))
+        settings = self.data.settings
+        now = self.now()
+        rows, page, total = self.data.board_listing(
+            fid, orderby=req.arg("orderby") or "lastpost", page=req.int_arg("page", 1),
+            tpp=settings.tpp)
         with self.data.lock:
-            threads = sorted((t for t in self.data.threads.values() if t.fid == fid),
-                             key=lambda t: -t.tid)
-            rows = [{"tid": str(t.tid), "author": t.author, "authorid": str(t.authorid),
-                     "subject": t.subject, "closed": "1" if t.closed else "0",
-                     "replies": str(max(0, len(self.data.visible_posts(t.tid)) - 1))}
-                    for t in threads]
-        forum = {"fid": str(fid), "name": board.name if board else ""}
-        return self.api_out(self.envelope(req, visit, {"forum": forum, "forum_threadlist": rows}))
+            count = sum(1 for t in self.data.threads.values() if t.fid == fid)
+            threadlist = [{
+                "tid": str(r.thread.tid), "typeid": "0", "readperm": "0", "price": "0",
+                "author": r.thread.author, "authorid": str(r.thread.authorid),
+                "subject": r.thread.subject,
+                "dateline": post_time_api(r.thread.dateline, now, settings.dateconvert),
+                "lastpost": post_time_api(r.lastpost, now, settings.dateconvert),
+                "lastposter": r.lastposter, "views": str(r.thread.views),
+                "replies": str(r.replies), "displayorder": str(r.thread.displayorder),
+                "digest": "0", "special": "0", "attachment": "0", "recommend_add": "0",
+                "replycredit": "0", "dbdateline": str(int(r.thread.dateline.timestamp())),
+                "dblastpost": str(int(r.lastpost.timestamp())), "rushreply": "0",
+                "closed": "1" if r.thread.closed else "0",
+            } for r in rows]
+        forum = {"fid": str(fid), "picstyle": "0", "fup": "1", "name": board.name,
+                 "threads": str(count), "posts": str(sum(r.replies + 1 for r in rows)),
+                 "autoclose": "0", "threadcount": str(count), "password": "0"}
+        return self.api_out(self.envelope(req, visit, {
+            "forum": forum, "forum_threadlist": threadlist, "sublist": [],
+            "tpp": str(settings.tpp), "page": str(page)}))
 
     def api_forumindex(self, req: Request, visit: Visit) -> Response:
         with self.data.lock:

@@ -20,7 +20,8 @@ from forumbot.simulator.x3 import render
 from forumbot.simulator.x3.messages import message
 
 SUSPICIOUS = set("\"<>'()")
-REPLY_301_KEYS = {"post_reply_succeed", "post_edit_succeed", "do_success"}
+REPLY_301_KEYS = {"post_reply_succeed", "post_edit_succeed", "do_success", "post_newthread_succeed",
+                  "admin_succeed"}
 
 
 class X3App(ForumBase):
@@ -166,12 +167,20 @@ class X3App(ForumBase):
             return message("group_nopermission", grouptitle=user.grouptitle)
         if thread is None:
             return message("thread_nonexistence")
-        if thread.closed:
+        if thread.closed and not self.data.moderates(thread.fid, user):  # a moderator may reply
             return message("post_thread_closed")
         if s.captcha_post:
             return message("submit_seccode_invalid")
         if not message_text.strip():
             return message("post_sm_isnull")
+        return self.check_length_and_flood(visit, message_text)
+
+    def check_length_and_flood(self, visit: Visit, message_text: str) -> Outcome | None:
+        """``checkpost`` (the message's byte length) then flood control (a new thread's
+        too: ``model_forum_thread::newthread`` checks ``post_flood_ctrl`` the same way)."""
+        s = self.data.settings
+        user = visit.viewer
+        assert user is not None
         length = self.post_size(message_text)
         if length > s.maxpostsize:
             return message("post_message_toolong", minpostsize=s.minpostsize,

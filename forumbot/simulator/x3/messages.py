@@ -28,9 +28,20 @@ TEXTS: dict[str, str] = {
     "post_edit_nopermission": "抱歉，您没有权限编辑此帖",
     "thread_nonexistence": "抱歉，指定的主题不存在或已被删除或正在被审核",
     "forum_nonexistence": "抱歉，指定的版块不存在",
+    "viewperm_login_nopermission": "抱歉，您尚未登录，没有权限访问该版块",
     "post_nonexistence": "抱歉，指定的帖子不存在或已被删除或正在被审核",
     "submit_invalid": "抱歉，您的请求来路不正确或表单验证串不符，无法提交",
     "undefined_action": "未定义操作",
+    # New threads (source/include/post/post_newthread.php, class/model/model_forum_thread.php).
+    "post_newthread_succeed": "非常感谢，您的主题已发布，现在将转入主题页，请稍候……[ 点击这里转入主题列表 ]",
+    "post_newthread_mod_succeed": "新主题需要审核，您的帖子通过审核后才能显示",
+    "post_subject_toolong": "抱歉，您的标题超过最大字符限制，请缩短标题后再试",
+    "postperm_login_nopermission": "抱歉，您尚未登录，没有权限在该版块发帖",
+    # Thread moderation (forum_topicadmin.php, topicadmin_moderate.php).
+    "admin_nopermission": "抱歉，您没有权限使用管理功能",
+    "admin_moderate_invalid": "抱歉，您尚未选择主题或主题不可执行此类管理",
+    "admin_nonexistence": "抱歉，您尚未选择操作项目",
+    "admin_succeed": "管理操作成功 ",
     # cknewuser() (function_core.php) runs first in forum_post.php and answers this one;
     # post_newbie_span is only reached by groups cknewuser() lets through.
     "no_privilege_newbiespan": "抱歉，您目前处于见习期间，需要等待 {newbiespan} 分钟后才能进行本操作",

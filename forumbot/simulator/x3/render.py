@@ -15,12 +15,13 @@ import json
 from dataclasses import dataclass
 from datetime import datetime
 from html import escape as _esc
+from urllib.parse import quote
 
 from forumbot.simulator.bbcode import escape as bb_escape
 from forumbot.simulator.bbcode import render as render_bbcode
-from forumbot.simulator.dates import absolute_minutes, post_time_html
+from forumbot.simulator.dates import absolute_minutes, post_time_html, relative_text, ymd
 from forumbot.simulator.messages import Outcome
-from forumbot.simulator.model import Board, StoredPost, Thread, User
+from forumbot.simulator.model import Board, ListedThread, StoredPost, Thread, User
 
 FLOOR_NAMES = {1: "楼主", 2: "沙发", 3: "板凳", 4: "地板"}
 CSS = """body{font:14px/1.6 sans-serif;margin:0;background:#f4f4f4;color:#333}
@@ -459,26 +460,78 @@ def forum_index(ctx: Ctx, boards: list[tuple[Board, int, int]]) -> str:
     return page(ctx, "论坛", body)
 
 
-def _thread_row(t: Thread, replies: int) -> str:
+def _board_time(when: datetime, now: datetime, dateconvert: bool, *, date_only: bool = False) -> str:
+    """``dgmdate($t, 'u')`` in a listing row: relative text in a span titled with the date
+    (the author column: the day; the last post column: day and minute)."""
+    when = when.astimezone(now.tzinfo)
+    absolute = ymd(when) if date_only else absolute_minutes(when)
+    text = relative_text(when, now) if dateconvert else None
+    if text is None:
+        return absolute
+    return f'<span title="{absolute}">{text}</span>'
+
+
+def _thread_row(ctx: Ctx, row: ListedThread) -> str:
+    """One ``tbody#normalthread_TID`` (``stickthread_TID`` when sticky), as
+    forumdisplay_list.htm draws it (captured: forumdisplay-fid3.html)."""
+    t = row.thread
+    kind = "stickthread" if row.sticky else "normalthread"
+    icon = "fico-lock fc-s" if t.closed else ("fico-pin fc-i" if row.sticky else "fico-thread fic6 fc-n")
     lock = ' <i class="fico-lock fc-s" title="关闭"></i>' if t.closed else ""
-    return (f'<tbody id="normalthread_{t.tid}">\n<tr><th class="common">'
-            f'<a href="forum.php?mod=viewthread&amp;tid={t.tid}&amp;extra=page%3D1" '
-            f'class="s xst">{_esc(t.subject)}</a>{lock}</th>'
-            f'<td class="by"><cite><a href="home.php?mod=space&amp;uid={t.authorid}">'
-            f'{_esc(t.author)}</a></cite></td><td class="num"><a href="forum.php?mod='
-            f'viewthread&amp;tid={t.tid}" class="xi2">{replies}</a></td></tr>\n</tbody>\n')
+    view = f"forum.php?mod=viewthread&amp;tid={t.tid}&amp;extra=page%3D1"
+    author_when = _board_time(t.dateline, ctx.now, ctx.dateconvert, date_only=True)
+    last_when = _board_time(row.lastpost, ctx.now, ctx.dateconvert)
+    poster = quote(row.lastposter, encoding="gb18030" if ctx.charset == "gbk" else "utf-8")
+    return crlf(f"""<tbody id="{kind}_{t.tid}">
+<tr>
+<td class="icn">
+<a href="{view}" title="新窗口打开" target="_blank">
+<i class="{icon}"></i>
+</a>
+</td>
+<th class="common">
+ <a href="{view}" onclick="atarget(this)" class="s xst">{_esc(t.subject)}</a>{lock}
+</th>
+<td class="by">
+<cite>
+<a href="home.php?mod=space&amp;uid={t.authorid}" c="1">{_esc(t.author)}</a></cite>
+<em><span class="xi1">{author_when}</span></em>
+</td>
+<td class="num"><a href="{view}" class="xi2">{row.replies}</a><em>{t.views}</em></td>
+<td class="by">
+<cite><a href="home.php?mod=space&username={poster}" c="1">{_esc(row.lastposter)}</a></cite>
+<em><a href="forum.php?mod=redirect&tid={t.tid}&goto=lastpost#lastpost">{last_when}</a></em>
+</td>
+</tr>
+</tbody>
+""")
 
 
-def forumdisplay(ctx: Ctx, board: Board, threads: list[tuple[Thread, int]]) -> str:
-    rows = "".join(_thread_row(t, replies) for t, replies in threads)
+def forumdisplay(ctx: Ctx, board: Board, rows: list[ListedThread], page_no: int = 1,
+                 total: int = 1, *, listing: bool = True) -> str:
+    """forumdisplay: sticky rows, the separator, the normal rows; the pager (div#pgt's
+    div.pg) when there is more than one page. ``listing`` False: a theme that draws no
+    thread table (a portal-style board) — the page has no table[summary=forum_FID]."""
+    sticky = "".join(_thread_row(ctx, r) for r in rows if r.sticky)
+    normal = "".join(_thread_row(ctx, r) for r in rows if not r.sticky)
+    if not rows:
+        normal = ('<tbody class="bw0_all"><tr><th colspan="5"><p class="emp">'
+                  '本版块或指定的范围内尚无主题</p></th></tr></tbody>\r\n')
+    separator = ('<tbody id="separatorline" class="emptb"><tr><td class="icn"></td><th></th>'
+                 '<td class="by"></td><td class="num"></td><td class="by"></td></tr></tbody>\r\n')
+    pg = pager(f"forum.php?mod=forumdisplay&amp;fid={board.fid}", page_no, total)
+    table = (f'<table summary="forum_{board.fid}" cellspacing="0" cellpadding="0" '
+             f'id="threadlisttableid">\r\n{sticky}{separator}{normal}</table>') if listing else (
+             '<div class="bm_c"><p class="emp">本版块以门户方式展示</p></div>')
     body = (f'<div id="ct" class="wp cl"><div class="bm_h cl"><h1 class="xs2"><a href="forum.php?'
             f'mod=forumdisplay&amp;fid={board.fid}">{_esc(board.name)}</a></h1></div>\n'
-            f'<div id="threadlist" class="tl bm bmw"><form method="post" autocomplete="off" '
-            f'name="moderate" id="moderate" action="forum.php?mod=topicadmin&amp;action=moderate'
-            f'&amp;fid={board.fid}&amp;infloat=yes&amp;nopost=yes">\n<input type="hidden" '
-            f'name="formhash" value="{ctx.formhash}" />\n<table summary="forum_{board.fid}" '
-            f'cellspacing="0" cellpadding="0" id="threadlisttableid">\n{rows}</table>\n</form>'
-            f'</div></div>')
+            f'<div id="pgt" class="bm bw0 pgs cl">{pg}</div>\n'
+            f'<div id="threadlist" class="tl bm bmw"><div class="bm_c"><form method="post" '
+            f'autocomplete="off" name="moderate" id="moderate" action="forum.php?mod=topicadmin'
+            f'&amp;action=moderate&amp;fid={board.fid}&amp;infloat=yes&amp;nopost=yes">\n'
+            f'<input type="hidden" name="formhash" value="{ctx.formhash}" />\n'
+            f'<input type="hidden" name="listextra" value="page%3D{page_no}" />\n{table}\n'
+            f'</form></div></div>\n<div class="bm bw0 pgs cl">{pg}</div></div>')
     return page(ctx, board.name, body, board.fid)
 
 
@@ -567,3 +620,72 @@ def post_form(ctx: Ctx, board: Board, thread: Thread, *, action: str, message: s
 </div>
 </form>"""
     return page(ctx, "参与/回复主题" if action == "reply" else "编辑帖子", body, board.fid)
+
+
+def newthread_form(ctx: Ctx, board: Board, *, captcha: bool = False,
+                   limits: tuple[int, int] | None = None) -> str:
+    """``forum.php?mod=post&action=newthread&fid=F``: the full editor (#postform) with a
+    subject, posted to ``…&extra=&topicsubmit=yes`` (template ``forum/post.htm``)."""
+    fields = {"formhash": ctx.formhash, "posttime": str(int(ctx.now.timestamp())),
+              "wysiwyg": "0", "special": "", "specialextra": ""}
+    inputs = "\n".join(f'<input type="hidden" name="{k}" value="{bb_escape(v)}" />'
+                       for k, v in fields.items())
+    seccheck = ""
+    if captcha:
+        seccheck = ("<div id=\"seccheck\"><script type=\"text/javascript\" reload=\"1\">"
+                    "updateseccode('cSIMP', '<sec> <sec> <sec>', 'forum::post');</script></div>")
+    script = ("<script type=\"text/javascript\">\nvar postminchars = parseInt('%d');\n"
+              "var postmaxchars = parseInt('%d');\nvar disablepostctrl = parseInt('0');\n</script>\n"
+              % limits) if limits else ""
+    url = f"forum.php?mod=post&amp;action=newthread&amp;fid={board.fid}&amp;extra=&amp;topicsubmit=yes"
+    body = f"""<div id="pt" class="bm cl"><a href="forum.php?mod=forumdisplay&amp;fid={board.fid}">{_esc(board.name)}</a> <em>&rsaquo;</em> 发表帖子</div>
+{script}<form method="post" autocomplete="off" id="postform" action="{url}">
+<div id="ct" class="ct2_a ct2_a_r wp cl">
+{inputs}
+<div class="pbt cl"><input type="text" name="subject" id="subject" class="px" value="" tabindex="1" /></div>
+<div class="area">
+<textarea name="message" id="e_textarea" class="pt" rows="15"></textarea>
+</div>
+{seccheck}
+<input type="checkbox" name="usesig" id="usesig" class="pc" value="1" checked="checked" />
+<input type="checkbox" name="allownoticeauthor" id="allownoticeauthor" class="pc" value="1" checked="checked" />
+<div class="mtm mbm pnpost">
+<button type="submit" id="postsubmit" class="pn pnc" value="true" name="topicsubmit"><span>发表帖子</span></button>
+<input type="hidden" id="postsave" name="save" value="" />
+</div>
+</div>
+</form>"""
+    return page(ctx, "发表帖子", body, board.fid)
+
+
+def moderate_form(ctx: Ctx, board: Board, thread: Thread, referer: str) -> str:
+    """``forum.php?mod=topicadmin&action=moderate&optgroup=4``: the 打开/关闭 float
+    (template ``forum/topicadmin.htm``), inside the ajax envelope (topicadmin is always
+    ajax). The radio checked is the thread's state."""
+    opened, closed = ("", ' checked="checked"') if thread.closed else (' checked="checked"', "")
+    inner = f"""<div class="tm_c" id="floatlayout_topicadmin">
+<h3 class="flb"><em id="return_mods">选择了 1 篇帖子</em></h3>
+<form id="moderateform" method="post" autocomplete="off" action="forum.php?mod=topicadmin&amp;action=moderate&amp;optgroup=4&amp;modsubmit=yes&amp;infloat=yes" onsubmit="ajaxpost('moderateform', 'return_mods', 'return_mods', 'onerror');return false;">
+<input type="hidden" name="frommodcp" value="" />
+<input type="hidden" name="formhash" value="{ctx.formhash}" />
+<input type="hidden" name="fid" value="{board.fid}" />
+<input type="hidden" name="redirect" value="{_esc(referer)}" />
+<input type="hidden" name="handlekey" value="mods" />
+<input type="hidden" name="moderate[]" value="{thread.tid}" />
+<div class="c"><ul class="tpcl">
+<li id="itemcp_close"><table cellspacing="0" cellpadding="5" width="100%"><tr><td>
+<p class="hasd"><label for="expirationclose" class="labeltxt">有效期</label>
+<input type="text" name="expirationclose" id="expirationclose" class="px" autocomplete="off" value="" /></p>
+<ul class="llst">
+<li class="wide"><label><input type="radio" name="operations[]" class="pr" value="open"{opened} />打开</label></li>
+<li class="wide"><label><input type="radio" name="operations[]" class="pr" value="close"{closed} />关闭</label></li>
+</ul></td></tr></table></li>
+</ul>
+<div class="tpclg"><h4 class="cl">操作原因:</h4>
+<p><textarea id="reason" name="reason" class="pt" rows="3"></textarea></p></div>
+</div>
+<p class="o pns"><label for="sendreasonpm"><input type="checkbox" name="sendreasonpm" id="sendreasonpm" class="pc" />通知作者</label>
+<button type="submit" name="modsubmit" id="modsubmit" class="pn pnc" value="确定"><span>确定</span></button></p>
+</form>
+</div>"""
+    return ajax_xml(ctx.charset, crlf(inner))

@@ -11,7 +11,7 @@ from urllib.parse import parse_qsl, urlencode
 from forumbot.simulator.agents import touch_decision
 from forumbot.simulator.app import Visit
 from forumbot.simulator.messages import Outcome
-from forumbot.simulator.model import EDIT_STAMP_RE, Thread
+from forumbot.simulator.model import EDIT_STAMP_RE, GROUP_BANNED, GROUP_INACTIVE, Thread
 from forumbot.simulator.wire import Request, Response, random_token
 from forumbot.simulator.x3 import render, touch
 from forumbot.simulator.x3.pm import X3PmRoutes
@@ -44,7 +44,7 @@ class X3Routes(X3PmRoutes):
             mod = req.query.get("mod", "")
             handler = {"": self.index, "index": self.index, "forumdisplay": self.forumdisplay,
                        "viewthread": self.viewthread, "redirect": self.redirect,
-                       "post": self.post}.get(mod)
+                       "post": self.post, "topicadmin": self.topicadmin}.get(mod)
             if handler is not None:
                 return handler(req, visit)
         return self.outcome(req, visit, message("undefined_action", status=404))
@@ -72,11 +72,16 @@ class X3Routes(X3PmRoutes):
         board = self.data.boards.get(fid)
         if board is None:
             return self.outcome(req, visit, message("forum_nonexistence"))
-        with self.data.lock:
-            threads = sorted((t for t in self.data.threads.values() if t.fid == fid),
-                             key=lambda t: -t.tid)
-            rows = [(t, max(0, len(self.data.visible_posts(t.tid)) - 1)) for t in threads]
-        return self.html(render.forumdisplay(self.ctx(visit), board, rows))
+        if board.guests_barred and visit.viewer is None:
+            return self.outcome(req, visit, message("viewperm_login_nopermission"))
+        settings = self.data.settings
+        rows, page, total = self.data.board_listing(
+            fid, orderby=req.arg("orderby") or "lastpost", page=req.int_arg("page", 1),
+            tpp=settings.tpp)
+        if settings.forumdisplay_off:
+            rows = []
+        return self.html(render.forumdisplay(self.ctx(visit), board, rows, page, total,
+                                             listing=not settings.forumdisplay_off))
 
     def viewthread(self, req: Request, visit: Visit) -> Response:
         thread = self.thread_or_none(req.int_arg("tid"))
@@ -132,7 +137,102 @@ class X3Routes(X3PmRoutes):
             if req.method == "POST" and req.arg("editsubmit"):
                 return self.edit_submit(req, visit)
             return self.edit_form(req, visit)
+        if action == "newthread":
+            if req.method == "POST" and req.arg("topicsubmit"):
+                return self.newthread_submit(req, visit)
+            return self.newthread_form(req, visit)
         return self.outcome(req, visit, message("undefined_action"))
+
+    # ---- new threads (post_newthread.php) --------------------------------------------------
+    def newthread_access(self, req: Request, visit: Visit) -> Outcome | None:
+        if self.data.boards.get(req.int_arg("fid")) is None:
+            return message("forum_nonexistence")
+        user = visit.viewer
+        if user is None:
+            return message("postperm_login_nopermission")
+        if user.groupid in (GROUP_BANNED, GROUP_INACTIVE):
+            return message("group_nopermission", grouptitle=user.grouptitle)
+        return None
+
+    def newthread_form(self, req: Request, visit: Visit) -> Response:
+        refusal = self.newthread_access(req, visit)
+        if refusal is not None:
+            return self.outcome(req, visit, refusal)
+        s = self.data.settings
+        board = self.data.boards[req.int_arg("fid")]
+        return self.html(render.newthread_form(self.ctx(visit), board, captcha=s.captcha_post,
+                                               limits=(s.minpostsize, s.maxpostsize)))
+
+    def newthread_submit(self, req: Request, visit: Visit) -> Response:
+        """``submitcheck('topicsubmit', 0, $seccodecheck)`` → ``model_forum_thread::newthread``
+        (subject, ``checkpost``, flood control) → stored, or held (审核新主题)."""
+        refused = self.submitcheck(req, visit)
+        if isinstance(refused, Response):
+            return refused
+        problem = refused or self.newthread_access(req, visit)
+        s = self.data.settings
+        if problem is None and s.captcha_post:
+            problem = message("submit_seccode_invalid")
+        subject = req.form.get("subject", "").strip()
+        text = req.form.get("message", "")
+        if problem is None and (not subject or not text.strip()):
+            problem = message("post_sm_isnull")
+        if problem is None and subject_length_x3(subject) > 255:
+            problem = message("post_subject_toolong")
+        if problem is None:
+            problem = self.check_length_and_flood(visit, text)
+        if problem is not None:
+            return self.outcome(req, visit, problem)
+        user = visit.viewer
+        assert user is not None
+        fid = req.int_arg("fid")
+        held = s.moderate_threads
+        tid, pid = self.data.add_thread(fid, subject, user.name, text, self.now(), held=held)
+        values = {"fid": str(fid), "tid": str(tid), "pid": str(pid), "coverimg": "", "sechash": ""}
+        if held:
+            return self.outcome(req, visit, message(
+                "post_newthread_mod_succeed", ok=True,
+                url=f"forum.php?mod=forumdisplay&fid={fid}", **values))
+        return self.outcome(req, visit, message(
+            "post_newthread_succeed", ok=True, url=f"forum.php?mod=viewthread&tid={tid}&extra=",
+            **values))
+
+    # ---- thread moderation (forum_topicadmin.php) ------------------------------------------
+    def topicadmin(self, req: Request, visit: Visit) -> Response:
+        """Always answered as ajax (``$_G['inajax'] = 1``); a member who does not moderate
+        the board is refused before anything else. Only ``action=moderate`` with
+        ``optgroup=4`` (打开/关闭) is simulated."""
+        req = req.as_ajax()
+        fid = req.int_arg("fid")
+        if not self.data.moderates(fid, visit.viewer):
+            return self.outcome(req, visit, message("admin_nopermission"))
+        if req.query.get("action") != "moderate":
+            return self.outcome(req, visit, message("undefined_action"))
+        tids = [int(t) for t in req.all_args("moderate[]") if t.isdigit()]
+        threads = [t for t in (self.thread_or_none(tid) for tid in tids)
+                   if t is not None and t.fid == fid and not t.held]
+        if not threads:
+            return self.outcome(req, visit, message("admin_moderate_invalid"))
+        if not (req.method == "POST" and req.arg("modsubmit")):
+            referer = req.headers.get("referer") or f"forum.php?mod=forumdisplay&fid={fid}"
+            return self.xml(render.moderate_form(self.ctx(visit), self.data.boards[fid],
+                                                 threads[0], referer))
+        refused = self.submitcheck(req, visit)
+        if isinstance(refused, Response):
+            return refused
+        if refused is not None:
+            return self.outcome(req, visit, refused)
+        operations = req.all_args("operations[]")
+        if not operations:
+            return self.outcome(req, visit, message("admin_nonexistence"))
+        if any(op not in ("open", "close") for op in operations):
+            return self.outcome(req, visit, message("admin_moderate_invalid"))
+        with self.data.lock:
+            for thread in threads:
+                thread.closed = operations[-1] == "close"
+        redirect = req.form.get("redirect") or f"forum.php?mod=forumdisplay&fid={fid}"
+        return self.outcome(req, visit, message("admin_succeed", ok=True, url=redirect),
+                            handlekey="mods")
 
     def reply_form(self, req: Request, visit: Visit) -> Response:
         thread = self.thread_or_none(req.int_arg("tid"))
@@ -161,7 +261,8 @@ class X3Routes(X3PmRoutes):
             return message("replyperm_login_nopermission")
         if thread is None:
             return message("thread_nonexistence", status=404)
-        if thread.closed:
+        # post.php: "$method == 'reply' && $thread['closed'] == 1 && !$_G['forum']['ismoderator']"
+        if thread.closed and not self.data.moderates(thread.fid, visit.viewer):
             return message("post_thread_closed")
         return None
 
@@ -269,3 +370,8 @@ class X3Routes(X3PmRoutes):
             return self.xml(render.ajax_login_success(self.charset, url, outcome.text,
                                                       req.arg("handlekey")))
         return self.html(render.message_page(self.ctx(visit), outcome))
+
+
+def subject_length_x3(subject: str) -> int:
+    """``dstrlen``: a character beyond ASCII counts 2 (on UTF-8 and GBK alike)."""
+    return sum(1 if ord(ch) < 0x80 else 2 for ch in subject)

@@ -1,0 +1,68 @@
+"""A three-day game on the simulator from a config without [[days]] (SPEC §11): the bot
+opens each day's threads (the director only approves), reminds, closes and records the
+tids in the store; on both generations, 7.2 in GBK too."""
+
+from __future__ import annotations
+
+import pytest
+
+from forumbot.store.outbox import DraftKind, DraftState
+from tests.forumbot.calendar_support import BOT, PLAYERS, at, calendar_game
+
+GENERATIONS = [("x3", "utf-8"), ("7.2", "utf-8"), ("7.2", "gbk")]
+# day → (start, deadline): 12-01 Tue → 12-02 21:30; 12-03 Thu → 12-04 21:30; 12-05 Sat → 12-07 Mon 21:30
+DAYS = {1: ((1, "09:00"), (2, "21:30")), 2: ((3, "09:00"), (4, "21:30")), 3: ((5, "09:00"), (7, "21:30"))}
+VOTES = {1: [("饺子", "月饼"), ("包子", "月饼"), ("汤圆", "月饼"), ("月饼", "饺子")],
+         2: [("饺子", "汤圆"), ("包子", "汤圆"), ("汤圆", "饺子")],
+         3: [("饺子", "包子"), ("包子", "饺子")]}
+
+
+def _at(day_hhmm: tuple[int, str], minutes: int = 0):
+    from datetime import timedelta
+
+    return at(*day_hhmm) + timedelta(minutes=minutes)
+
+
+@pytest.mark.parametrize("discuz,charset", GENERATIONS)
+def test_calendar_game__three_days_the_director_only_approves(tmp_path, discuz, charset):
+    with calendar_game(tmp_path, discuz=discuz, charset=charset, named=False, days=3, moderator=True,
+                       discussion=True) as g:
+        assert g.rt.config.calendar is not None and all(d.vote_thread is None for d in g.rt.config.days)
+        opened: dict[int, tuple[int, int]] = {}
+        for n, (start, deadline) in DAYS.items():
+            g.tick(_at(start, 1))
+            drafts = [d for d in g.rt.outbox.drafts() if d.kind is DraftKind.NEW_THREAD and d.day == n]
+            assert len(drafts) == 2 and all(d.state is DraftState.DRAFT for d in drafts), "the director approves"
+            assert g.approve_all()
+            g.tick(_at(start, 2))
+            day = g.rt.config.day(n)
+            assert day.vote_thread and day.discussion_thread
+            opened[n] = (day.vote_thread, day.discussion_thread)
+            vote_tid = day.vote_thread
+            thread = g.sim.data.thread(vote_tid)
+            assert thread.author == BOT and thread.fid == g.fid and f"第{n}日" in thread.subject
+            first = g.sim.posts(vote_tid)[0].message
+            assert "投票对象：" in first and "改票对象：" in first and "引用自己原来的投票帖" in first
+            for who, target in VOTES[n]:
+                g.vote(vote_tid, who, target, when=_at(start, 30))
+            g.tick(_at(start, 60))
+            g.tick(_at(deadline, -89))  # the freeze's reminder (an hour before 改票截止)
+            g.tick(_at(deadline, -59))  # the deadline's
+            g.tick(_at(deadline, 0))  # the closing post, then the lock
+            assert g.sim.data.thread(vote_tid).closed
+            g.tick(_at(deadline, 10))  # the final count, for the director
+            assert g.approve_all()
+            g.tick(_at(deadline, 11))
+            bot = g.bot_posts(vote_tid)
+            assert sum("【提醒】" in m for m in bot) == 2, bot
+            assert sum("【截止】" in m for m in bot) == 1
+            assert sum("【最终计票】" in m for m in bot) == 1
+        # every thread opened once, each day's own, recorded in the store's days
+        threads = [t for t in g.sim.data.threads.values() if t.author == BOT]
+        assert len(threads) == 6 and len({t.tid for t in threads}) == 6
+        kept = {d.number: (d.vote_thread, d.discussion_thread) for d in g.rt.store.stored_days()}
+        assert kept == opened
+        finals = {d.day: d.body for d in g.rt.outbox.drafts(DraftState.PUBLISHED) if d.kind is DraftKind.FINAL_COUNT}
+        assert "结果：月饼 当选警长" in finals[1]  # 14人简易: day 1 elects the sheriff
+        assert "结果：汤圆 出局" in finals[2]
+        assert g.errors() == []
