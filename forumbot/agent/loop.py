@@ -539,6 +539,11 @@ class Agent:
         report.edited_posts += len(result.edited)
         if result.new or result.edited:
             log.info("帖子 %d：新帖 %d 篇，编辑 %d 篇", tid, len(result.new), len(result.edited))
+        self.thread_read(tid, posts, began)
+
+    def thread_read(self, tid: int, posts: list[Post], began: datetime) -> None:
+        """After a read of ``tid`` that began at ``began`` (the service's board watch
+        learns what the thread's listing row should show from the posts of its last page)."""
 
     def backfill(self, tid: int) -> tuple[list[Post], ClientCursor]:
         """A whole thread, page by page (first start, or a rescan at the deadline), with

@@ -23,7 +23,8 @@ AGENT_KEYS = {
     "database", "poll_interval_seconds", "poll_jitter_seconds", "min_request_interval_seconds",
     "running_count_interval_minutes", "running_count_edit_in_place", "count_request_word",
     "count_request_interval_minutes", "count_request_max_age_minutes", "templates", "log_file",
-    "counts_only", "final_count_delay_minutes", "outage_alarm_minutes",
+    "counts_only", "final_count_delay_minutes", "outage_alarm_minutes", "edit_sweep_minutes",
+    "board_listing",
 }
 NOTIFY_KEYS = {"enabled", "director_uid", "director", "kinds", "min_interval_seconds", "quiet_hours", "short_name",
                "commands", "others_check_minutes", "answer_others"}
@@ -66,6 +67,11 @@ class AgentSettings:
     counts_only: bool | None = None  # None: follow the rule set's visibility
     final_count_delay_minutes: float = 5.0
     outage_alarm_minutes: float = 10.0  # the forum unreachable this long raises an alarm
+    # Under ``forumbot serve``: what changed is read from the boards' thread listings (one
+    # request per board per poll), and each voting thread of a day being played is read
+    # again whole at least this often — edits do not move a thread in the listing.
+    edit_sweep_minutes: float = 10.0
+    board_listing: bool = True  # false: every active thread polled on its own, as before
 
 
 @dataclass(frozen=True)
@@ -210,6 +216,8 @@ class _Reader(KeyReader):
             counts_only=self.flag(table, "counts_only", where, None),
             final_count_delay_minutes=self.number(table, "final_count_delay_minutes", where, 5.0),
             outage_alarm_minutes=self.number(table, "outage_alarm_minutes", where, 10.0),
+            edit_sweep_minutes=self.number(table, "edit_sweep_minutes", where, 10.0, minimum=1),
+            board_listing=bool(self.flag(table, "board_listing", where, True)),
         )
 
     def policies(self, table: dict[str, Any]) -> dict[DraftKind, Policy]:

@@ -32,6 +32,8 @@ class ServiceAgent(Agent):
         kwargs.setdefault("notifier", Notifier.for_agent)  # the director by forum PM, on the shared session
         super().__init__(*args, **kwargs)
         self.due: set[int] | None = None  # the threads this pass reads (None: every active one)
+        self.sweeps: set[int] = set()  # of those, the ones read again whole (the edit sweep)
+        self.reads: dict[int, tuple[list, datetime]] = {}  # this pass's reads: last pages, start
         self.held_for_flood: list[int] = []  # drafts this pass left for the flood clock
         self.pms_held = False  # the director's PMs this pass left for the flood clock
         self.notifier.may_send = self._may_send_pm
@@ -41,15 +43,31 @@ class ServiceAgent(Agent):
         if session is not None:
             self.notifier.use_board(session.board)
 
-    def pass_over(self, threads: Collection[int] | None) -> TickReport:
-        """One pass reading ``threads`` (of the active ones; None: all of them)."""
+    def pass_over(self, threads: Collection[int] | None, sweeps: Collection[int] = ()) -> TickReport:
+        """One pass reading ``threads`` (of the active ones; None: all of them); those in
+        ``sweeps`` are read again whole, from page 1 (the edit sweep: an edit on an earlier
+        page moves nothing in the board's listing)."""
         self.due = None if threads is None else set(threads)
+        self.sweeps = set(sweeps)
+        self.reads = {}
         self.held_for_flood = []
         self.pms_held = False
         try:
             return self.tick()
         finally:
             self.due = None
+            self.sweeps = set()
+
+    def poll_thread(self, tid: int, now: datetime, report: TickReport, *, rescan: bool = False) -> None:
+        if tid in self.sweeps:
+            self.sweeps.discard(tid)  # once: the pass's deadline re-read may ask again
+            rescan = True
+        super().poll_thread(tid, now, report, rescan=rescan)
+
+    def thread_read(self, tid: int, posts: list, began: datetime) -> None:
+        # Kept for the game's plan (forumbot.service.game.update_plan), which tells the
+        # account's board watch once it knows the thread's board.
+        self.reads[tid] = (posts, began)
 
     def threads_to_poll(self, now: datetime) -> list[int]:
         tids = super().threads_to_poll(now)

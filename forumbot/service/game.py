@@ -32,7 +32,7 @@ from forumbot.game.runtime import Runtime, open_runtime
 from forumbot.service.agent import ServiceAgent
 from forumbot.service.pool import SessionPool, session_key
 from forumbot.service.scanner import GameFile
-from forumbot.service.schedule import HOT_BEFORE_DEADLINE, GamePlan, Job, ThreadState
+from forumbot.service.schedule import HOT_BEFORE_DEADLINE, MOVED, QUIET, GamePlan, Job, ThreadState
 from forumbot.service.summary import GameSummary, facts
 from forumbot.wording import RULESET_ZH
 
@@ -163,6 +163,7 @@ class GameSlot:
 
         drop_handler(self.log_handler)
         self.log_handler = None
+        self._unwatch()
         if self.lock is not None:
             self.pool.release(self.name)
             self.lock.release()
@@ -199,7 +200,7 @@ class GameSlot:
             if not plan.started:
                 agent.start()
                 plan.started = True
-            report = agent.pass_over(job.threads)
+            report = agent.pass_over(job.threads, job.sweeps)
         except Exception as exc:  # noqa: BLE001 - one game's crash never stops the others
             self.crashes += 1
             wait = min(CRASH_FIRST * 2 ** (self.crashes - 1), CRASH_MAX)
@@ -263,11 +264,46 @@ class GameSlot:
                 continue  # not read this pass (the forum refused, or it was not active)
             grew = old is None or (new.last_pid or 0) > (old.last_pid or 0)
             threads[tid].note_read(now, new=grew, behind=new.last_page < new.total_pages)
+        self._watch(now, threads, active)
         plan.threads = threads
         plan.last_pass = now if report is not None else plan.last_pass
         plan.changed = False
         plan.waiting_write = bool(report is not None and self.agent.waiting_write)
         plan.crossing = self._next_crossing(now, state)
+
+    def _watch(self, now: datetime, threads: dict[int, ThreadState], active: dict) -> None:
+        """Tell the account's board watch which threads this game follows, on which
+        board, and what this pass's reads found; take back what the watch says of each,
+        and when each voting thread of a day being played is next swept for edits."""
+        assert self.agent is not None and self.rt is not None
+        agent, settings = self.agent, self.rt.settings.agent
+        session = self.pool.session_of(self.name)
+        watch = getattr(session, "watch", None)
+        reads, agent.reads = agent.reads, {}
+        if watch is None or not settings.board_listing:
+            for thread in threads.values():
+                thread.watch = thread.sweep_at = None
+            return
+        sweep = timedelta(minutes=settings.edit_sweep_minutes)
+        fid_for = getattr(agent.client, "fid_for", None)
+        for tid, thread in threads.items():
+            watch.follow(self.name, tid, fid_for(tid) if fid_for else None, self.rt.settings.agent.poll_interval_seconds)
+            if tid in reads:
+                watch.thread_read(tid, *reads[tid])
+            status = watch.status(tid)
+            thread.watch = status if status in (QUIET, MOVED) else None
+            role, day = active[tid]
+            thread.sweep_at = None
+            if role == "vote" and day.start <= now < day.deadline:
+                whole = self.rt.store.get_meta(f"read_whole:{tid}")
+                thread.sweep_at = (datetime.fromisoformat(whole) + sweep) if whole else now
+        watch.unfollow(self.name, set(threads))
+
+    def _unwatch(self) -> None:
+        """This game follows no thread any more (it stopped or is over)."""
+        session = self.pool.session_of(self.name)
+        if session is not None and getattr(session, "watch", None) is not None:
+            session.watch.unfollow(self.name, set())
 
     def _next_crossing(self, now: datetime, state: GameState) -> datetime | None:
         assert self.rt is not None
@@ -298,6 +334,7 @@ class GameSlot:
             if self.state != "finished":
                 log.info("游戏已结束（%s）；不再读帖", "导演宣布" if over.how == "recorded" else "最后一日已计票")
             self.state = "finished"
+            self._unwatch()
         elif self.state == "finished":
             log.info("游戏继续进行")
             self.state = "running"

@@ -93,6 +93,30 @@ class Session:
         from forumbot.notify.switchboard import Switchboard
 
         self.board = Switchboard(shared=True)
+        # The account's boards: their listings tell every game on it which threads moved
+        # (forumbot.service.boards), one request per board per poll.
+        from forumbot.service.boards import BoardWatch
+
+        self.watch = BoardWatch()
+
+    def read_listing(self, now: datetime) -> bool:
+        """Read the listing of the board most overdue, if any is due: True if one was read.
+        Always the HTML listing (every forum has it; the mobile API may be off). A forum
+        found unreachable marks the session down."""
+        due = self.watch.due(now)
+        if not due:
+            return False
+        client = self.client
+        was = client.use_api
+        client.use_api = False
+        try:
+            self.watch.read(client, due[0], now)
+        except ForumUnavailable:
+            self.mark_down(now)
+        finally:
+            client.use_api = was
+            client.forget_unreachable()
+        return True
 
     # ------------------------------------------------------------------ games
 

@@ -92,6 +92,8 @@ class Service:
         self._next_look = 0.0
         self.view = ServiceView((), self.started, self.started, str(self.folder), None, os.getpid(), ())
         self.on_pass: Callable[[GameSlot, schedule.Job], None] | None = None  # tests and the bench
+        self.on_listing: Callable[[object], None] | None = None  # a board listing was read (the bench)
+        self.listings = 0
 
     # ------------------------------------------------------------------ the service's own lock
 
@@ -134,6 +136,8 @@ class Service:
                 with self._game(slot.name):
                     slot.notice_changes(now)
         job = schedule.pick(now, self._plans(), self._sessions(now))
+        if (job is None or job.rank > schedule.HOT) and self._read_listing(now):
+            return True
         if job is None:
             self._publish_view(now)
             return False
@@ -150,9 +154,36 @@ class Service:
         self._publish_view(self.clock.now())
         return True
 
+    def _read_listing(self, now: datetime) -> bool:
+        """After the urgent and hot passes, before the rest: a board listing that is due
+        (one per step), and what it says of each game's threads (``schedule``: a moved
+        thread is a hot read, a quiet one costs nothing)."""
+        for session in self.pool.sessions.values():
+            if not session.available(now) or not session.watch.due(now):
+                continue
+            session.read_listing(now)
+            statuses = session.watch
+            for slot in self.slots.values():
+                if slot.plan is None or slot.rt is None or not slot.rt.settings.agent.board_listing \
+                        or self.pool.session_of(slot.name) is not session:
+                    continue
+                for thread in slot.plan.threads.values():
+                    status = statuses.status(thread.tid)
+                    thread.watch = status if status in (schedule.QUIET, schedule.MOVED) else None
+            self.listings += 1
+            if self.on_listing is not None:
+                self.on_listing(session)
+            self._publish_view(self.clock.now())
+            return True
+        return False
+
     def _idle(self) -> None:
         now = self.clock.now()
         due = schedule.next_due(now, self._plans(), self._sessions(now))
+        for session in self.pool.sessions.values():
+            at = session.watch.next_due(now)
+            if at is not None and session.available(now):
+                due = at if due is None else min(due, at)
         limits = [MAX_IDLE, self.settings.scan_seconds]
         if due is not None:
             limits.append(max((due - now).total_seconds(), 0.01))

@@ -23,6 +23,17 @@ games wait on the same account a pass reads one thread (and at most ``PAGE_BUDGE
 pages of it: a first read of a long thread is taken in parts); when none wait, all of
 the game's due threads.
 
+**What the boards say** (``forumbot.service.boards``). Where the account's board watch
+vouches for a thread — its board's listing, read once per poll for every game, shows it
+unchanged — the thread is not read at all: *quiet* threads are never due. A thread the
+listing shows *moved* is a hot read (rank 1). A thread the listing cannot vouch for
+(*unknown*: its board unreadable, the thread fallen off the pages read) is polled at its
+interval as above. The **edit sweep** comes last before the passes without requests
+(rank 3, ``SWEEP``): a voting thread of a day being played is read again whole once
+``edit_sweep_minutes`` have passed since its last whole read — edits do not move a thread
+in the listing. The listings themselves are read by the service between the urgent and
+hot passes and the rest (``forumbot.service.runner``).
+
 **Less often as load grows.** A thread is *idle* after ``IDLE_AFTER`` reads in a row
 found nothing new (and it is not a hot voting thread). While everything fits in
 ``UTILISATION`` of the account's capacity every thread is read at its game's
@@ -43,7 +54,8 @@ MAX_STRETCH = 20.0  # an idle thread is read at least every 20 poll intervals
 HOT_BEFORE_DEADLINE = timedelta(hours=1)
 PAGE_BUDGET = 5  # pages one read takes when other games wait on the same account
 
-URGENT, HOT, DUE, IDLE_PASS = 0, 1, 2, 3
+URGENT, HOT, DUE, SWEEP, IDLE_PASS = 0, 1, 2, 3, 4
+QUIET, MOVED = "quiet", "moved"  # what the board watch says of a thread (else: unknown)
 
 
 @dataclass
@@ -54,6 +66,8 @@ class ThreadState:
     idle: int = 0  # reads in a row that found nothing new
     behind: bool = False  # the last read stopped at its page budget: it goes on next
     hot: bool = False  # a voting thread in its last hour (set by the game's plan)
+    watch: str | None = None  # QUIET / MOVED from the board watch; None: it cannot tell
+    sweep_at: datetime | None = None  # when its next whole re-read is due (None: no sweep)
 
     def note_read(self, at: datetime, *, new: bool, behind: bool) -> None:
         self.polled_at = at
@@ -63,6 +77,11 @@ class ThreadState:
     @property
     def is_idle(self) -> bool:
         return not self.hot and self.idle >= IDLE_AFTER
+
+    @property
+    def vouched(self) -> bool:
+        """The board watch says it is unchanged: it costs nothing until it moves."""
+        return self.watch == QUIET and self.polled_at is not None and not self.behind
 
 
 @dataclass
@@ -97,6 +116,7 @@ class Job:
     rank: int
     budget: int | None  # pages one read may take (None: all)
     why: str
+    sweeps: tuple[int, ...] = ()  # of ``threads``, those to read again whole (the edit sweep)
 
 
 def stretch(plans: Iterable[GamePlan], min_interval: float) -> float:
@@ -107,6 +127,8 @@ def stretch(plans: Iterable[GamePlan], min_interval: float) -> float:
     hot = idle = 0.0
     for plan in plans:
         for thread in plan.threads.values():
+            if thread.vouched:
+                continue  # the listing reads it (a request per board, not per thread)
             if thread.is_idle:
                 idle += 1 / plan.interval
             else:
@@ -117,9 +139,15 @@ def stretch(plans: Iterable[GamePlan], min_interval: float) -> float:
     return min(max(idle / spare, 1.0), MAX_STRETCH)
 
 
-def due_at(plan: GamePlan, thread: ThreadState, idle_stretch: float, now: datetime) -> datetime:
+def due_at(plan: GamePlan, thread: ThreadState, idle_stretch: float, now: datetime) -> datetime | None:
+    """When ``thread`` is next due for a read (None: not until the listing says it moved,
+    or its sweep — ``sweep_due``)."""
     if thread.polled_at is None or thread.behind:
         return now
+    if thread.watch == MOVED:
+        return now
+    if thread.vouched:
+        return None
     factor = idle_stretch if thread.is_idle else 1.0
     return thread.polled_at + timedelta(seconds=plan.interval * factor)
 
@@ -145,6 +173,7 @@ def pick(now: datetime, plans: dict[str, GamePlan], sessions: dict[Hashable, Ses
                  for key, s in sessions.items()}
     candidates: list[_Candidate] = []
     due_threads: dict[str, list[tuple[datetime, int, int]]] = {}  # game → (due, rank, tid)
+    sweeps: dict[str, list[int]] = {}  # game → threads whose edit sweep is due
     for plan in plans.values():
         if plan.not_before is not None and now < plan.not_before:
             continue
@@ -158,11 +187,17 @@ def pick(now: datetime, plans: dict[str, GamePlan], sessions: dict[Hashable, Ses
         mine = []
         for thread in plan.threads.values():
             at = due_at(plan, thread, stretches.get(plan.session, 1.0), now)
-            if at <= now:
-                rank = HOT if thread.hot else DUE
+            if at is not None and at <= now:
+                moved = thread.watch == MOVED
+                rank = HOT if thread.hot or moved else DUE
                 mine.append((at, rank, thread.tid))
                 candidates.append(_Candidate(rank, waits, at, plan.served, plan.name, thread.tid,
-                                             "behind" if thread.behind else "hot" if thread.hot else "due"))
+                                             "behind" if thread.behind else "moved" if moved
+                                             else "hot" if thread.hot else "due"))
+            elif thread.sweep_at is not None and thread.sweep_at <= now and thread.polled_at is not None:
+                sweeps.setdefault(plan.name, []).append(thread.tid)
+                candidates.append(_Candidate(SWEEP, waits, thread.sweep_at, plan.served, plan.name,
+                                             thread.tid, "sweep"))
         due_threads[plan.name] = sorted(mine)
         if plan.crossing is not None and now >= plan.crossing:
             candidates.append(_Candidate(URGENT, waits, plan.crossing, plan.served, plan.name, None, "moment"))
@@ -190,7 +225,16 @@ def pick(now: datetime, plans: dict[str, GamePlan], sessions: dict[Hashable, Ses
         threads, budget = (), PAGE_BUDGET
     if best.why == "start":
         threads = ()
-    return Job(best.game, threads, best.rank, budget, best.why)
+    swept: tuple[int, ...] = ()
+    if best.why == "sweep":
+        # One sweep per pass while others wait (a whole thread is several requests);
+        # every due one when the account is free — or when the game's moment has come.
+        swept = (best.tid,) if others and best.tid is not None else tuple(sorted(sweeps.get(best.game, ())))
+        threads = tuple(sorted(set(threads) | set(swept)))
+    elif best.rank == URGENT or not others:
+        swept = tuple(sorted(sweeps.get(best.game, ())))
+        threads = tuple(sorted(set(threads) | set(swept)))
+    return Job(best.game, threads, best.rank, budget, best.why, swept)
 
 
 def next_due(now: datetime, plans: dict[str, GamePlan], sessions: dict[Hashable, SessionState]) -> datetime | None:
@@ -203,12 +247,16 @@ def next_due(now: datetime, plans: dict[str, GamePlan], sessions: dict[Hashable,
             moments.append(plan.not_before)
             continue
         for thread in plan.threads.values():
-            moments.append(due_at(plan, thread, stretches.get(plan.session, 1.0), now))
+            at = due_at(plan, thread, stretches.get(plan.session, 1.0), now)
+            if at is not None:
+                moments.append(at)
+            elif thread.sweep_at is not None:
+                moments.append(thread.sweep_at)
         if plan.crossing is not None:
             moments.append(plan.crossing)
         moments.append((plan.last_pass or now) + timedelta(seconds=plan.interval))
     return min(moments) if moments else None
 
 
-__all__ = ["DUE", "HOT", "IDLE_AFTER", "IDLE_PASS", "GamePlan", "Job", "MAX_STRETCH", "PAGE_BUDGET",
-           "SessionState", "ThreadState", "URGENT", "UTILISATION", "due_at", "next_due", "pick", "stretch"]
+__all__ = ["DUE", "HOT", "IDLE_AFTER", "IDLE_PASS", "GamePlan", "Job", "MAX_STRETCH", "MOVED", "PAGE_BUDGET",
+           "QUIET", "SWEEP", "SessionState", "ThreadState", "URGENT", "UTILISATION", "due_at", "next_due", "pick", "stretch"]
