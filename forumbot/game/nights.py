@@ -17,14 +17,19 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from engine.events import EventKind, GameEvent, OutWhy
 from engine.night import REASON_ZH, Action, Chronicle, ChronicleError, NightResult, NightSettings, PlanError, Win
 from engine.state import GameState, StateError
 from forumbot.config.gamefile import GameConfig
 
+if TYPE_CHECKING:
+    from forumbot.game.runtime import Runtime
+
 __all__ = ["DayWin", "NightsError", "game_chronicle", "night_json", "resolve_night", "secrets_lines", "secrets_view",
-           "win_after_day", "with_vote_out"]
+           "win_after_day", "with_vote_out",
+           "game_actions", "runtime_chronicle"]
 
 
 class NightsError(ValueError):
@@ -166,3 +171,17 @@ def secrets_lines(view: dict) -> list[str]:
 
 
 _REASONS = {k.value: v for k, v in REASON_ZH.items()}
+
+
+def game_actions(rt: "Runtime") -> tuple[Action, ...]:
+    """Every night action of the game as the agent knows it: the config's ``[[actions]]``
+    (the director's; the nights by PM add the stored ones here)."""
+    return rt.config.actions
+
+
+def runtime_chronicle(rt: "Runtime", state: GameState | None = None) -> Chronicle | None:
+    """The running game's chronicle: the config's sheet, the stored events, every action."""
+    from forumbot.game.state import current_state
+
+    return game_chronicle(rt.config, state if state is not None else current_state(rt.config, rt.store),
+                          game_actions(rt))
