@@ -39,7 +39,7 @@ class Table:
     """A 14人简易 game on the simulator: a progress thread and two days' threads, the
     sheet in a 0600 file dealt with a salt."""
 
-    def __init__(self, tmp: Path, discuz: str, charset: str) -> None:
+    def __init__(self, tmp: Path, discuz: str, charset: str, extra: str = "") -> None:
         self.tmp = tmp
         self.clock = SimClock(start=at(1, 8, 0))
         self.sim = Simulator(clock=self.clock, discuz=discuz, charset=charset)
@@ -83,7 +83,7 @@ min_request_interval_seconds = 0
 
 [notify]
 enabled = false
-""", encoding="utf-8")
+{extra}""", encoding="utf-8")
         self.open()
 
     def open(self) -> None:
