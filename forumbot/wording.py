@@ -33,6 +33,8 @@ DRAFT_KIND_ZH = {
     "reminder": "截止提醒",
     "closing": "截止帖",
     "new_thread": "新帖",
+    "sealed_deal": "身份封存",
+    "game_end": "游戏结束",
 }
 # By stored value: a state another part adds is said here before its enum member exists.
 DRAFT_STATE_ZH = {

@@ -54,6 +54,8 @@ KIND_LETTERS: dict[str, str] = {
     "reminder": "m",
     "closing": "z",
     "new_thread": "t",
+    "sealed_deal": "s",
+    "game_end": "e",
 }
 _KIND_OF_LETTER = {letter: kind for kind, letter in KIND_LETTERS.items()}
 

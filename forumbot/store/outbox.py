@@ -71,6 +71,8 @@ class DraftKind(StrEnum):
     REMINDER = "reminder"  # before the change freeze or the deadline (SPEC §11)
     CLOSING = "closing"  # the closing post (截止) at the deadline: on 7.2 its pid is the deadline's
     NEW_THREAD = "new_thread"  # a new thread in the game's board (a day's voting thread…)
+    SEALED_DEAL = "sealed_deal"  # the commitment to the identities, at the start (SPEC §10.1)
+    GAME_END = "game_end"  # the winner, the rule, the reveal text and its commitment (§10.5)
 
 
 class Policy(StrEnum):
@@ -93,6 +95,8 @@ DEFAULT_POLICIES: Mapping[DraftKind, Policy] = {
     DraftKind.REMINDER: Policy.AUTO,
     DraftKind.CLOSING: Policy.AUTO,
     DraftKind.NEW_THREAD: Policy.MANUAL,
+    DraftKind.SEALED_DEAL: Policy.MANUAL,
+    DraftKind.GAME_END: Policy.MANUAL,
 }
 
 # Kinds where a newer draft makes an older unpublished one of the same thread pointless.
