@@ -46,7 +46,9 @@ def at(day: int, hhmm: str) -> datetime:
 @dataclass(frozen=True)
 class Action:
     when: datetime
-    kind: str  # "post" | "edit" | "night" | "event" (the director enters one) | "card"
+    # "post" | "edit" | "night" | "event" (the director enters one) | "card" | "pm" (``author``
+    # sends ``message`` to the bot by forum PM: a player's night action, 双身份's order)
+    kind: str
     thread: str = ""  # thread key ("vote1", "talk2", "progress")
     author: str = ""
     message: str = ""
@@ -73,6 +75,12 @@ DAYS = (
 
 def vote(day: int, hhmm: str, who: str, target: str, reason: str, key: str | None = None) -> Action:
     return Action(at(day, hhmm), "post", f"vote{day}", who, f"投票对象：{target}\n投票理由：{reason}", key=key)
+
+
+def night_pm(day: int, hhmm: str, who: str, text: str, *, next_day: bool = False) -> Action:
+    """A player's PM to the bot at ``hhmm`` of day ``day`` (``next_day``: the morning after)."""
+    when = at(day + 1 if next_day else day, hhmm)
+    return Action(when, "pm", author=who, message=text)
 
 
 def change(day: int, hhmm: str, who: str, target: str, reason: str, quote: str | None) -> Action:
@@ -241,6 +249,10 @@ class Driver:
                 self.pids[action.key] = pid
         elif action.kind == "edit":
             sim.edit_post(self.pids[action.key or ""], action.message, at=action.when)
+        elif action.kind == "pm":
+            # Stamped with its scripted time, like a post: what the bot reads of it does
+            # not depend on when the driver got to it.
+            sim.send_pm(action.author, action.thread or BOT, action.message, at=action.when)
         elif action.kind == "night" and self.on_night is not None:
             self.on_night(action)
         elif action.kind in ("event", "card") and self.on_director is not None:
