@@ -15,6 +15,7 @@ from forumbot.store.base import REDACTED, SecretKeyError, StoreBase, is_secret_k
 from forumbot.store.cards import CardsMixin, ProposalDecidedError, UnknownProposalError
 from forumbot.store.codec import NaiveDatetimeError
 from forumbot.store.identity import FOREIGN_GAME, STATE_CONFLICT, IdentityMixin
+from forumbot.store.nights import NightActionRecord, NightProposal, NightsMixin, ProposalStateError
 from forumbot.store.posts import PostsMixin, UnknownPostError
 from forumbot.store.records import (
     Actor,
@@ -36,7 +37,7 @@ from forumbot.store.schema import SCHEMA_VERSION, SchemaTooNewError, migrate, sc
 from forumbot.store.state import StateMixin
 
 
-class Store(PostsMixin, StateMixin, CardsMixin, IdentityMixin, AlarmsMixin, StoreBase):
+class Store(PostsMixin, StateMixin, CardsMixin, IdentityMixin, AlarmsMixin, NightsMixin, StoreBase):
     """One game's store. Every time is an argument (``at``/``seen_at``/``now``)."""
 
     def __enter__(self) -> Store:
@@ -56,6 +57,9 @@ __all__ = [
     "Event",
     "EventKind",
     "NaiveDatetimeError",
+    "NightActionRecord",
+    "NightProposal",
+    "ProposalStateError",
     "NightResult",
     "ProposalDecidedError",
     "ProposalState",

@@ -310,6 +310,33 @@ def _v9_state_id(db: sqlite_utils.Database) -> None:
     db.execute("INSERT OR IGNORE INTO meta (key, value) VALUES ('state_id', ?)", (secrets.token_hex(3),))
 
 
+def _v12_nights(db: sqlite_utils.Database) -> None:
+    """The nights the bot runs (``forumbot.store.nights``, SPEC §10.2–10.3): the actions as
+    they arrived (append-only; retracted, never deleted), the players' PMs handled (by
+    pmid), what each player was told (exactly once, by key) and the nights' proposals."""
+    db["night_actions"].create(
+        {"id": int, "night": int, "actor": str, "skill": str, "targets": str, "at": str, "source": str,
+         "pmid": int, "text": str, "entered_by": str, "entered_at": str, "retracted_at": str, "retract_why": str},
+        pk="id", not_null={"night", "actor", "skill", "targets", "at", "source", "entered_by", "entered_at"},
+    )
+    db["night_actions"].create_index(["night", "id"])
+    db.execute("CREATE UNIQUE INDEX idx_night_actions_pmid ON night_actions (pmid) WHERE pmid IS NOT NULL")
+    db["night_messages"].create(
+        {"pmid": int, "from_uid": int, "player": str, "at": str, "text": str, "effect": str, "handled_at": str},
+        pk="pmid", not_null={"from_uid", "player", "text", "effect", "handled_at"},
+    )
+    db["night_told"].create(
+        {"key": str, "kind": str, "recipient": str, "pm_id": int, "told_at": str},
+        pk="key", not_null={"kind", "recipient", "told_at"},
+    )
+    db["night_proposals"].create(
+        {"id": int, "night": int, "version": int, "hash": str, "json": str, "proposed_at": str, "state": str,
+         "decided_at": str, "decided_by": str, "events": str},
+        pk="id", not_null={"night", "version", "hash", "json", "proposed_at", "state"},
+    )
+    db["night_proposals"].create_index(["night", "version"], unique=True)
+
+
 Migration = Callable[[sqlite_utils.Database], None]
 
 MIGRATIONS: tuple[Migration, ...] = (
@@ -322,6 +349,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     _v7_card_retraction,
     _v8_notify,
     _v9_state_id,
+    _v12_nights,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
