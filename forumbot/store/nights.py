@@ -186,6 +186,21 @@ class NightsMixin(StoreBase):
         return [r["key"] for r in self.db.query("SELECT key FROM night_told WHERE key LIKE ? ORDER BY told_at, key",
                                                 (prefix + "%",))]
 
+    # -- 双身份: the order of a player's two identities ---------------------------------
+
+    def set_identity_order(self, player: str, first: str, *, at: datetime, entered_by: str, now: datetime,
+                           pmid: int | None = None) -> None:
+        """``player`` puts ``first`` (an identity code) first; the last word stands."""
+        with self.write() as conn:
+            conn.execute("INSERT INTO night_orders (player, first, at, pmid, entered_by, entered_at)"
+                         " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(player) DO UPDATE SET first = excluded.first,"
+                         " at = excluded.at, pmid = excluded.pmid, entered_by = excluded.entered_by,"
+                         " entered_at = excluded.entered_at", (player, first, iso(at), pmid, entered_by, iso(now)))
+            self.audit(entered_by, "night.identity_order", {"pmid": pmid}, at=now)
+
+    def identity_orders(self) -> dict[str, str]:
+        return {r["player"]: r["first"] for r in self.db.query("SELECT player, first FROM night_orders ORDER BY player")}
+
     # -- proposals -------------------------------------------------------------------
 
     def save_night_proposal(self, night: int, data: Mapping[str, Any], *, now: datetime) -> tuple[NightProposal, bool]:

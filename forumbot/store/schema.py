@@ -313,7 +313,8 @@ def _v9_state_id(db: sqlite_utils.Database) -> None:
 def _v12_nights(db: sqlite_utils.Database) -> None:
     """The nights the bot runs (``forumbot.store.nights``, SPEC §10.2–10.3): the actions as
     they arrived (append-only; retracted, never deleted), the players' PMs handled (by
-    pmid), what each player was told (exactly once, by key) and the nights' proposals."""
+    pmid), what each player was told (exactly once, by key), the nights' proposals and
+    the 双身份 players' order of their two identities."""
     db["night_actions"].create(
         {"id": int, "night": int, "actor": str, "skill": str, "targets": str, "at": str, "source": str,
          "pmid": int, "text": str, "entered_by": str, "entered_at": str, "retracted_at": str, "retract_why": str},
@@ -335,6 +336,11 @@ def _v12_nights(db: sqlite_utils.Database) -> None:
         pk="id", not_null={"night", "version", "hash", "json", "proposed_at", "state"},
     )
     db["night_proposals"].create_index(["night", "version"], unique=True)
+    # 双身份: which of their two identities a player put first (by PM, or the director).
+    db["night_orders"].create(
+        {"player": str, "first": str, "at": str, "pmid": int, "entered_by": str, "entered_at": str},
+        pk="player", not_null={"first", "at", "entered_by", "entered_at"},
+    )
 
 
 Migration = Callable[[sqlite_utils.Database], None]
