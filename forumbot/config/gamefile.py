@@ -11,6 +11,15 @@ parts of forumbot read (``[bot]``, ``[agent]``, ``[policies]``…) are registere
 ``[[events]]`` (SPEC §8/§9) are what happened, in game time: the offline tally honours
 them exactly as the agent honours the events in its store.
 
+``[identities]`` and ``[[actions]]`` (SPEC §10) are game secrets: the sheet comes from a
+file private to the user (0600) or, for tests, an inline ``[identities.table]``;
+``[[actions]]`` are night actions the director entered for the offline resolve. They are
+on ``GameConfig`` as typed values (``identities``, ``actions``, ``night_mode``) kept out of
+its repr and out of ``raw``, so nothing that prints a config prints them. A problem in the
+sheet is a ``SecretConfigError``: its message names the key and how many problems there are,
+never an identity (a config error may be logged); ``detail`` has the full list for the
+director's own screen.
+
 ``[calendar]`` (SPEC §11) gives every day's start and deadline by the rule set
 (``engine.calendar``); a ``[[days]]`` block then overrides one day and carries only
 ``number`` and what it sets (threads, times). The config's days are the calendar's days
@@ -19,10 +28,12 @@ them exactly as the agent honours the events in its store.
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 import tomllib
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime, time, timedelta, tzinfo
 from pathlib import Path
 from typing import Any
@@ -34,6 +45,10 @@ from engine.calendar import (
 )
 from engine.calendar import schedule as lay_out
 from engine.events import EventKind, GameEvent, OutWhy
+from engine.names import Match, NameTable
+from engine.night import Action, ActionError, Mode, ModeError, Sheet, SheetError, mode_for
+from engine.night.actions import CARD_TARGET, targets_wanted
+from engine.night.sheet import SALT_DIGITS
 from engine.rules import RuleSet, RuleSetError, preset
 from engine.state import DayWindow, GameState, StateError
 from forumbot.wording import os_error_zh
@@ -47,13 +62,19 @@ FORUM_KEYS = {"base_url", "timezone", "discuz"}
 DISCUZ_GENERATIONS = ("auto", "x3", "7.2")  # forumbot.discuz.Generation, or detect
 GAME_KEYS = {
     "ruleset", "director", "bot", "players", "sheriff", "out", "idiot_revealed",
-    "change_window_minutes", "aliases", "substitutes", "scapegoat", "rules",
+    "change_window_minutes", "aliases", "substitutes", "scapegoat", "rules", "version",
 }
 DAY_KEYS = {
     "number", "vote_thread", "discussion_thread", "progress_thread", "start", "deadline",
     "accelerated", "deadline_pid",
 }
-EVENT_KEYS = {"kind", "at", "player", "why", "day", "players", "note"}
+EVENT_KEYS = {"kind", "at", "player", "why", "day", "players", "note", "cause"}
+IDENTITY_KEYS = {"file", "table", "tell_by_pm"}
+ACTION_KEYS = {"night", "actor", "skill", "target", "at"}
+# The key of an identity file that holds the sealed deal's salt (``forumbot deal`` writes
+# it; a file written by hand may leave it out and the bot picks one when it seals).
+SALT_KEY = "盐"
+IDENTITY_FILE_MODE = 0o600
 CALENDAR_KEYS = {
     "start", "open_time", "close_time", "close_after_days", "extend_on", "extend_first_day", "holidays",
     "workdays", "days", "remind_before_freeze", "remind_before_deadline",
@@ -63,7 +84,8 @@ CALENDAR_KEYS = {
 # Parts of forumbot that read a table of their own register it here (``register_table``).
 # [notify] is read by config.settings, but a config with it must load the same whether or
 # not that module was imported first (an offline tally imports only this one).
-TOP_LEVEL_TABLES: set[str] = {"forum", "game", "days", "events", "calendar", "bot", "agent", "policies", "notify"}
+TOP_LEVEL_TABLES: set[str] = {"forum", "game", "days", "events", "calendar", "bot", "agent", "policies", "notify",
+                              "identities", "actions"}
 
 
 
@@ -100,6 +122,17 @@ class ConfigError(ValueError):
     """A config problem, naming the file and the key."""
 
 
+class SecretConfigError(ConfigError):
+    """A problem in the identities (or the night actions): the message names the key and
+    what kind of problem, never who holds what — config errors reach logs and alarms.
+    ``detail`` lists every problem in full, for the director's own screen only
+    (``forumbot deal``, ``forumbot resolve``)."""
+
+    def __init__(self, message: str, detail: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.detail = detail
+
+
 @dataclass(frozen=True)
 class ForumSettings:
     base_url: str | None
@@ -116,6 +149,25 @@ class GameConfig:
     state: GameState  # the initial state, days included
     raw: dict[str, Any] = field(default_factory=dict, compare=False)  # the whole TOML document
     calendar: Calendar | None = None  # [calendar] with the [[days]] blocks' own times
+    # SPEC §10 — secret: never in a repr, a log line or a public page.
+    identities: Sheet | None = field(default=None, repr=False, compare=False)  # None: no identities
+    salt: str | None = field(default=None, repr=False, compare=False)  # the identity file's 盐, if any
+    identities_file: Path | None = None  # [identities].file, resolved against the config's folder
+    tell_by_pm: bool = False  # [identities].tell_by_pm: each player gets a PM with their identity
+    version: str | None = None  # [game].version (S10's table row, e.g. 46D)
+    actions: tuple[Action, ...] = field(default=(), repr=False, compare=False)  # [[actions]], game order
+    night_mode: Mode | None = field(default=None, repr=False, compare=False)  # the rule set's nights
+
+    @property
+    def has_identities(self) -> bool:
+        """The game has a sheet: nights are resolved from it. Without one the game is
+        counted exactly as before (the director enters the nights' outs)."""
+        return self.identities is not None
+
+    @property
+    def has_secrets(self) -> bool:
+        """The config names identities (a file, dealt or not, or a table) or night actions."""
+        return self.identities is not None or self.identities_file is not None or bool(self.actions)
 
     @property
     def days(self) -> tuple[DayWindow, ...]:
@@ -138,7 +190,9 @@ class GameConfig:
             raise ConfigError(f"{self.path}: [[days]]: {exc}") from None
 
 
-def load_config(path: str | Path) -> GameConfig:
+def load_config(path: str | Path, *, undealt: bool = False) -> GameConfig:
+    """``undealt``: an ``[identities].file`` that does not exist yet is not an error
+    (``forumbot deal`` is about to write it); the config then has no identities."""
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
@@ -146,21 +200,22 @@ def load_config(path: str | Path) -> GameConfig:
         raise ConfigError(f"{path}: 无法读取：{os_error_zh(exc)}") from None
     except UnicodeDecodeError:
         raise ConfigError(f"{path}: 不是 UTF-8 编码的文本（请用 UTF-8 保存）") from None
-    return parse_config(text, path)
+    return parse_config(text, path, undealt=undealt)
 
 
-def parse_config(text: str, path: str | Path = "config.toml") -> GameConfig:
+def parse_config(text: str, path: str | Path = "config.toml", *, undealt: bool = False) -> GameConfig:
     path = Path(path)
     try:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: {toml_error_zh(exc)}") from None
-    return _Reader(path).read(doc)
+    return _Reader(path, undealt=undealt).read(doc)
 
 
 class _Reader:
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, undealt: bool = False) -> None:
         self.path = path
+        self.undealt = undealt
 
     def fail(self, key: str, message: str) -> ConfigError:
         return ConfigError(f"{self.path}: {key}: {message}")
@@ -185,7 +240,9 @@ class _Reader:
         state = self.people(game, state, forum.tz)
         if "calendar" in doc:  # the days follow from it; [[days]] are optional (SPEC §11)
             calendar, state = self.calendar(doc, rules, state, forum.tz)
-            return GameConfig(self.path, forum, rules, self.events(doc, state, forum.tz), raw=doc, calendar=calendar)
+            state = self.events(doc, state, forum.tz)
+            return self.secrets(doc, game, GameConfig(self.path, forum, rules, state, raw=public_raw(doc),
+                                                      calendar=calendar))
         days_raw = doc.get("days", [])
         if not isinstance(days_raw, list) or not all(isinstance(d, dict) for d in days_raw):
             raise self.fail("[[days]]", "应为表数组（每一日一个 [[days]]）")
@@ -203,7 +260,7 @@ class _Reader:
             state = state.add_day(window)
         self.no_overlap(state.days, where)
         state = self.events(doc, state, forum.tz)
-        return GameConfig(self.path, forum, rules, state, raw=doc)
+        return self.secrets(doc, game, GameConfig(self.path, forum, rules, state, raw=public_raw(doc)))
 
     def table(self, doc: dict[str, Any], name: str, *, required: bool) -> dict[str, Any]:
         value = doc.get(name)
@@ -382,12 +439,165 @@ class _Reader:
                     raise self.fail(f"{where}.at", "缺少：何时生效（夜晚出局、投票出局、若愚和某日结束时"
                                                    "选出的警长也可以只给 day）")
             note = self.text(entry, "note", f"{where}.note", required=False) or ""
-            event = GameEvent(kind, at, player, why, day, players, note, seq=(0, index))
+            cause = self.text(entry, "cause", f"{where}.cause", required=False) or ""
+            if cause and kind not in (EventKind.OUT, EventKind.IDENTITY_LOST):
+                raise self.fail(f"{where}.cause", "只有 out 和 identity_lost 事件有 cause（杀人、毒药、最后一枪……）")
+            event = GameEvent(kind, at, player, why, day, players, note, seq=(0, index), cause=cause.strip())
             try:
                 state = state.add(event)
             except StateError as exc:
                 raise self.fail(where, str(exc)) from None
         return state
+
+    # --- [identities], [game].version, [[actions]] (SPEC §10) -----------------------------
+
+    def secrets(self, doc: dict[str, Any], game: dict[str, Any], config: GameConfig) -> GameConfig:
+        version = self.text(game, "version", "[game].version", required=False)
+        version = version.strip() if version else None
+        try:
+            mode = mode_for(config.rules.name, version)
+        except ModeError as exc:
+            raise self.fail("[game].version", str(exc)) from None
+        table = self.table(doc, "identities", required=False)
+        self.known(table, IDENTITY_KEYS, "[identities]")
+        tell = table.get("tell_by_pm", False)
+        if not isinstance(tell, bool):
+            raise self.fail("[identities].tell_by_pm", f"应为 true 或 false，实际是 {tell!r}")
+        sheet, salt, file = self.sheet(table, mode, config.state)
+        if tell and sheet is None and file is None:
+            raise self.fail("[identities].tell_by_pm", "没有身份可告知：先写 [identities].file（或 [identities.table]）")
+        actions = self.actions(doc, config.state, mode)
+        if actions and sheet is None and not (file is not None and self.undealt):
+            raise self.fail("[[actions]]", "没有身份表，夜晚行动无法结算：先写 [identities].file（或 [identities.table]）")
+        return replace(config, identities=sheet, salt=salt, identities_file=file, tell_by_pm=tell, version=version,
+                       actions=actions, night_mode=mode)
+
+    def sheet(self, table: dict[str, Any], mode: Mode, state: GameState) -> tuple[Sheet | None, str | None, Path | None]:
+        if not table:
+            return None, None, None
+        has_file, has_table = "file" in table, "table" in table
+        if has_file and has_table:
+            raise self.fail("[identities]", "file 和 [identities.table] 只能写一个（身份表要么在单独的文件里，要么写在这里）")
+        if not has_file and not has_table:
+            raise self.fail("[identities]", "缺少 file（身份文件的路径；forumbot deal 可以生成它）")
+        if has_table:
+            key = "[identities.table]"
+            entries = table["table"]
+            if not isinstance(entries, dict):
+                raise self.fail(key, "应为一个表（\"玩家\" = \"身份\"）")
+            where = key
+        else:
+            key = "[identities].file"
+            name = self.text(table, "file", key, required=True)
+            assert name is not None
+            file = Path(name).expanduser()
+            if not file.is_absolute():
+                file = self.path.parent / file
+            entries = self.identity_file(file, key)
+            if entries is None:
+                return None, None, file
+            where = f"{key}（{file}）"
+        entries = dict(entries)
+        salt = entries.pop(SALT_KEY, None)
+        if salt is not None and (not isinstance(salt, str) or not re.fullmatch(f"[0-9a-f]{{{SALT_DIGITS}}}", salt)):
+            raise SecretConfigError(f"{self.path}: {where}: {SALT_KEY} 应为 {SALT_DIGITS} 位十六进制数字（0-9a-f）")
+        try:
+            sheet = mode.read_sheet(entries, state.players)
+        except SheetError as exc:
+            raise SecretConfigError(
+                f"{self.path}: {where}: 身份表有 {len(exc.problems)} 处问题（详情含身份，只在导演自己的屏幕上显示："
+                f"运行 forumbot deal --config {self.path} --check 查看）", exc.problems) from None
+        return sheet, salt, None if has_table else file
+
+    def identity_file(self, file: Path, key: str) -> dict[str, Any] | None:
+        """The identity file's table; None when it does not exist yet and that is allowed."""
+        try:
+            info = file.stat()
+        except FileNotFoundError:
+            if self.undealt:
+                return None
+            raise self.fail(key, f"身份文件 {file} 不存在（用 forumbot deal --config {self.path} 发牌生成它，"
+                                 "或自己写好并 chmod 600）") from None
+        except OSError as exc:
+            raise self.fail(key, f"无法读取身份文件 {file}：{os_error_zh(exc)}") from None
+        if not stat.S_ISREG(info.st_mode):
+            raise self.fail(key, f"{file} 不是普通文件")
+        if info.st_mode & 0o077:
+            # The identities are the game's secret: a file others can read is refused,
+            # not read (SPEC §10.1).
+            raise self.fail(key, f"身份文件 {file} 的权限是 {stat.S_IMODE(info.st_mode):04o}，其他用户也能读写：身份是"
+                                 f"保密的，请运行 chmod 600 {file}")
+        if hasattr(os, "getuid") and info.st_uid != os.getuid():
+            raise self.fail(key, f"身份文件 {file} 不属于运行 forumbot 的用户")
+        try:
+            text = file.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise self.fail(key, f"无法读取身份文件 {file}：{os_error_zh(exc)}") from None
+        except UnicodeDecodeError:
+            raise self.fail(key, f"身份文件 {file} 不是 UTF-8 编码的文本") from None
+        try:
+            return tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            # tomllib's message says where, never what was written there.
+            raise SecretConfigError(f"{self.path}: {key}（{file}）: {toml_error_zh(exc)}") from None
+
+    def actions(self, doc: dict[str, Any], state: GameState, mode: Mode) -> tuple[Action, ...]:
+        """``[[actions]]``: night actions the director entered (SPEC §10.6). Names are
+        matched as votes are (NFKC, accounts, aliases); a name that matches no one is an
+        error naming the entry (a typo in the director's own entry, not a player's void)."""
+        raw = doc.get("actions", [])
+        if not isinstance(raw, list) or not all(isinstance(a, dict) for a in raw):
+            raise self.fail("[[actions]]", "应为表数组（每个行动一个 [[actions]]）")
+        names = NameTable(state)
+        tz = self.tz_of(doc)
+        made: list[Action] = []
+        for index, entry in enumerate(raw, start=1):
+            where = f"[[actions]] #{index}"
+            self.known(entry, ACTION_KEYS, where)
+            night = self.integer(entry, "night", f"{where}.night", required=True, minimum=0)
+            assert night is not None
+            if night < mode.first_night:
+                raise self.fail(f"{where}.night", f"{mode.title}从第{mode.first_night}晚开始（没有第{night}晚）")
+            actor = self.player(names, self.text(entry, "actor", f"{where}.actor", required=True), f"{where}.actor")
+            word = self.text(entry, "skill", f"{where}.skill", required=True)
+            assert word is not None
+            skill = mode.skill(word.strip())
+            if skill is None:
+                known = "、".join(dict.fromkeys(mode.skill_name(s) for s in mode.skill_names))
+                raise self.fail(f"{where}.skill", f"{mode.title}没有技能 {word!r}（可用：{known}）")
+            value = entry.get("target")
+            written = [value] if isinstance(value, str) else value if isinstance(value, list) else None
+            if value is None:
+                written = []
+            if written is None or not all(isinstance(t, str) and t.strip() for t in written):
+                raise self.fail(f"{where}.target", "应为玩家名，或两个玩家名的列表（金箭）")
+            wanted = targets_wanted(skill)
+            if len(written) != wanted:
+                said = "不带目标" if wanted == 0 else f"要 {wanted} 个目标"
+                raise self.fail(f"{where}.target", f"{mode.skill_name(skill)}{said}，这里写了 {len(written)} 个")
+            if skill in CARD_TARGET:
+                targets = tuple(t.strip() for t in written)
+            else:
+                targets = tuple(self.player(names, t, f"{where}.target") for t in written)
+            at = self.when(entry, "at", f"{where}.at", tz, required=True)
+            try:
+                made.append(Action.of(night, actor, skill, list(targets), at, seq=index, by_director=True))
+            except ActionError as exc:
+                raise self.fail(where, str(exc)) from None
+        return tuple(sorted(made, key=Action.sort_key))
+
+    def tz_of(self, doc: dict[str, Any]) -> tzinfo:
+        forum = doc.get("forum") if isinstance(doc.get("forum"), dict) else {}
+        return ZoneInfo(forum.get("timezone") or DEFAULT_TIMEZONE)  # checked by forum() already
+
+    def player(self, names: NameTable, written: str | None, key: str) -> str:
+        assert written is not None
+        found = names.match(written)
+        if found.outcome is Match.PLAYER and found.player is not None:
+            return found.player
+        if found.outcome is Match.AMBIGUOUS:
+            raise self.fail(key, f"{written!r} 可能是 {'、'.join(found.candidates)}（请写全名或加别名）")
+        raise self.fail(key, f"{written!r} 不是玩家")
 
     def no_overlap(self, days: tuple[DayWindow, ...], where: dict[int, str]) -> None:
         """Each day opens at or after the deadline of the day before it (by number): a post
@@ -631,6 +841,15 @@ class _Reader:
 
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _CLOCK = re.compile(r"(?P<h>\d{1,2}):(?P<m>\d{2})(?::(?P<s>\d{2}))?")
+
+
+def public_raw(doc: dict[str, Any]) -> dict[str, Any]:
+    """The TOML document without its secrets, for the parts of forumbot that read their own
+    tables from ``raw``: no ``[identities.table]``, no ``[[actions]]``."""
+    out = {k: v for k, v in doc.items() if k != "actions"}
+    if isinstance(out.get("identities"), dict):
+        out["identities"] = {k: v for k, v in out["identities"].items() if k != "table"}
+    return out
 
 
 def base_url_problem(url: str) -> str | None:
