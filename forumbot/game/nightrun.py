@@ -73,13 +73,18 @@ def sheet_of(rt: Runtime) -> Sheet:
 
 
 def stored_actions(rt: Runtime) -> list[Action]:
-    """The store's actions as the engine's, each with the store's id as its ``seq`` (two
+    """The store's actions as the engine's, each with the store's id in its ``seq`` (two
     actions of one second are ordered the same way after any restart)."""
     return [_engine_action(r) for r in rt.store.night_actions()]
 
 
+# The store's actions' ``seq`` is their id above this: a config's ``[[actions]]`` (numbered
+# from 0 in file order) come first within a second and never share a number with them.
+STORE_SEQ = 1_000_000
+
+
 def _engine_action(r: NightActionRecord) -> Action:
-    return Action(r.night, r.actor, Skill(r.skill), tuple(r.targets), r.at, r.id, r.by_director)
+    return Action(r.night, r.actor, Skill(r.skill), tuple(r.targets), r.at, STORE_SEQ + r.id, r.by_director)
 
 
 def chronicle(rt: Runtime, state: GameState | None = None) -> Chronicle:
@@ -142,13 +147,9 @@ def ruling_of(rt: Runtime, record: NightActionRecord, ch: Chronicle | None = Non
     except ChronicleError:
         return None
     for ruling in result.rulings:
-        if ruling.action.seq == record.id and not _is_config(ruling.action):
+        if ruling.action.seq == STORE_SEQ + record.id:
             return ruling
     return None
-
-
-def _is_config(action: Action) -> bool:
-    return action.seq == 0
 
 
 def director_action(rt: Runtime, text: str, now: datetime, *, at: datetime | None = None, night: int | None = None,
