@@ -33,8 +33,8 @@ from forumbot.notify import Notifier
 from forumbot.agent.instance import InstanceLock
 from forumbot.store.outbox import Draft, DraftKind, DraftState
 from forumbot.game.runtime import Runtime, make_client, open_runtime
-from forumbot.demo.scenario import (BOT, DIRECTOR, END, GAME_START, PASSWORD, Action, Driver, World, build_world,
-                               config_from, write_config)
+from forumbot.demo.scenario import (BOT, DIRECTOR, END, GAME_START, PASSWORD, Action, Driver, GamePlan, World,
+                                    build_world, config_from, write_config)
 from forumbot.simulator import SimClock, Simulator
 from forumbot.wording import FLAG_ZH, PROPOSAL_ZH, card_zh, draft_kind_zh
 
@@ -64,16 +64,19 @@ EXAMPLE_CONFIG = Path(__file__).resolve().parents[2] / "config.toml"
 
 def setup_game(workdir: Path, *, clock: SimClock | None = None, sim: Simulator | None = None,
                config_source: Path | None = None, notify: dict[str, object] | None = None,
-               **agent_settings: object) -> Game:
+               plan: GamePlan | None = None, **agent_settings: object) -> Game:
     """The scripted game on a fresh simulator. The config is ``config_source`` (the
     project's config.toml describes this game) pointed at the simulator, or one written
     from the scenario. PMs to the director are off unless ``notify`` (``[notify]`` keys)
     turns them on."""
     clock = clock or SimClock(start=GAME_START - timedelta(minutes=20))
     sim = sim or Simulator(clock=clock)
-    world = build_world(sim)
+    world = build_world(sim, plan)
     base_url = sim.start()
-    if config_source is not None:
+    if plan is not None:  # a scripted game of its own (``--nights``: identities, nights by PM)
+        config = write_config(workdir / "game.toml", world, base_url, workdir / "game.sqlite", plan=plan,
+                              notify=notify, **agent_settings)
+    elif config_source is not None:
         config = config_from(config_source, workdir / "game.toml", base_url, workdir / "game.sqlite",
                              notify=notify, **agent_settings)
     else:
@@ -82,7 +85,7 @@ def setup_game(workdir: Path, *, clock: SimClock | None = None, sim: Simulator |
     rt = open_runtime(config, clock=clock)
     client = make_client(rt)
     agent = Agent(rt, client, notifier=Notifier.for_agent)
-    driver = Driver(world)
+    driver = Driver(world, actions=list(plan.actions)) if plan is not None else Driver(world)
     driver.on_night = lambda action: director.record_night(rt, action.day, list(action.out), clock.now())
     return Game(sim, world, clock, rt, agent, driver)
 

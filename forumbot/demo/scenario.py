@@ -284,6 +284,13 @@ def write_config(path: Path, world: World, base_url: str, database: Path, *, pla
     if policies:
         doc["policies"] = dict(policies)
     doc["notify"] = {"enabled": False, **(notify or {})}
+    if plan.identities:
+        # The secret sheet lives apart from the config, private to the user (SPEC §10.1).
+        sheet = path.parent / "身份.toml"
+        sheet.write_text("\n".join(f"{_toml(p)} = {_toml(v)}" for p, v in plan.identities.items()) + "\n",
+                         encoding="utf-8")
+        sheet.chmod(0o600)
+        doc["identities"] = {"file": sheet.name, "tell_by_pm": plan.tell_by_pm}
     path.write_text(dump_toml(doc), encoding="utf-8")
     return path
 
@@ -419,6 +426,10 @@ class GamePlan:
     expected_out: dict[int, str] = field(default_factory=dict)  # day → voted out (or sheriff on day 1)
     ruleset: str = "simple14"
     game: dict[str, Any] = field(default_factory=dict)  # more [game] keys (sheriff, scapegoat…)
+    # The identities (SPEC §10.1: player → identity, 双身份 a list), written to a 0600 file
+    # beside the config; empty: a game without identities (the director enters the nights).
+    identities: dict[str, Any] = field(default_factory=dict)
+    tell_by_pm: bool = False  # [identities].tell_by_pm
 
 
 def demo_plan() -> GamePlan:

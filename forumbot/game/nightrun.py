@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from engine.names import NameTable
@@ -107,6 +107,29 @@ def night_for(state: GameState, at: datetime) -> int | None:
         if day.start <= at < day.deadline:
             return day.number
     return None
+
+
+# How long a night's business waits for its day's vote result to be recorded (the director
+# approves the final count) before going on with the game as recorded.
+RESULT_WAIT = timedelta(hours=6)
+
+
+def waits_for_day(rt: Runtime, night: int, now: datetime, state: GameState | None = None) -> bool:
+    """Night ``night`` waits for day ``night``'s vote result: its deadline has passed and the
+    result (the vote-out, the election) is not recorded yet. A wolf voted out at 21:30 who
+    orders at 21:45 must be told 行动者已出局, not 已收到, and the night is not proposed on a
+    game without that day's vote-out — unless the result is still missing ``RESULT_WAIT``
+    after the deadline (then the game as recorded goes on)."""
+    from forumbot.game.gamelog import _is_result
+
+    state = state or current_state(rt.config, rt.store)
+    try:
+        window = state.day(night)
+    except Exception:  # noqa: BLE001 - no such day: nothing to wait for
+        return False
+    if now < window.deadline or now >= window.deadline + RESULT_WAIT:
+        return False
+    return not any(e.day == night and _is_result(e) for e in rt.store.live_events())
 
 
 def nights_begun(state: GameState, now: datetime) -> list[int]:
@@ -211,6 +234,8 @@ def propose(rt: Runtime, night: int, now: datetime, *, ch: Chronicle | None = No
             last = rt.store.decide_night_proposal(night, "corrected", by="director", now=now)
         return last, False, None
     state = current_state(rt.config, rt.store)
+    if waits_for_day(rt, night, now, state):
+        return last, False, None
     try:
         result = (ch or chronicle(rt, state)).resolve(night, now)
     except ChronicleError:

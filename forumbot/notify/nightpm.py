@@ -166,15 +166,23 @@ class NightPm:
                 targets.add(conversation.uid)
         director = self.notifier.known_uid
         reread: list[int] = []
+        state = current_state(self.rt.config, self.rt.store)
         for uid in sorted(targets):
             if uid == director or uid not in by_uid:
                 continue
             messages = self._conversation(uid)
             fresh = [m for m in messages if not m.own and not self.rt.store.night_message_handled(m.id)]
+            deferred = []
+            for message in fresh:
+                night = nightrun.night_for(state, message.time)
+                if night is not None and nightrun.waits_for_day(self.rt, night, now, state):
+                    deferred.append(message.id)  # answered once the day's vote-out is known
+                    continue
+                self._handle(by_uid[uid], uid, message, now, done)
             if fresh:
                 reread.append(uid)
-            for message in fresh:
-                self._handle(by_uid[uid], uid, message, now, done)
+            if deferred:  # read again from before the first one kept waiting
+                self.rt.store.set_meta(f"nights:since:{uid}", str(min(deferred) - 1))
         self.rt.store.set_meta("nights:reread", json.dumps(reread))
 
     def _conversation(self, uid: int) -> list[PrivateMessage]:
