@@ -46,7 +46,10 @@ from engine.calendar import (
 from engine.calendar import schedule as lay_out
 from engine.events import EventKind, GameEvent, OutWhy
 from engine.names import Match, NameTable
-from engine.night import Action, ActionError, Mode, ModeError, Sheet, SheetError, mode_for
+from engine.night import (
+    Action, ActionError, Mode, ModeError, NightSettings, PlanError, Sheet, SheetError, mode_for,
+)
+from engine.night.phases import phase_key
 from engine.night.actions import CARD_TARGET, targets_wanted
 from engine.night.sheet import SALT_DIGITS
 from engine.rules import RuleSet, RuleSetError, preset
@@ -71,6 +74,7 @@ DAY_KEYS = {
 EVENT_KEYS = {"kind", "at", "player", "why", "day", "players", "note", "cause"}
 IDENTITY_KEYS = {"file", "table", "tell_by_pm"}
 ACTION_KEYS = {"night", "actor", "skill", "target", "at"}
+NIGHT_KEYS = {"lengths"}
 # The key of an identity file that holds the sealed deal's salt (``forumbot deal`` writes
 # it; a file written by hand may leave it out and the bot picks one when it seals).
 SALT_KEY = "盐"
@@ -85,7 +89,7 @@ CALENDAR_KEYS = {
 # [notify] is read by config.settings, but a config with it must load the same whether or
 # not that module was imported first (an offline tally imports only this one).
 TOP_LEVEL_TABLES: set[str] = {"forum", "game", "days", "events", "calendar", "bot", "agent", "policies", "notify",
-                              "identities", "actions"}
+                              "identities", "actions", "night"}
 
 
 
@@ -157,6 +161,7 @@ class GameConfig:
     version: str | None = None  # [game].version (S10's table row, e.g. 46D)
     actions: tuple[Action, ...] = field(default=(), repr=False, compare=False)  # [[actions]], game order
     night_mode: Mode | None = field(default=None, repr=False, compare=False)  # the rule set's nights
+    night_settings: NightSettings = NightSettings()  # [night].lengths: each phase's length
 
     @property
     def has_identities(self) -> bool:
@@ -458,6 +463,10 @@ class _Reader:
             mode = mode_for(config.rules.name, version)
         except ModeError as exc:
             raise self.fail("[game].version", str(exc)) from None
+        if version:
+            wanted, have = mode.players_for(), len(config.state.players)
+            if wanted != have:
+                raise self.fail("[game].version", f"版本 {version} 是{wanted}人的配置，[game].players 有 {have} 名玩家")
         table = self.table(doc, "identities", required=False)
         self.known(table, IDENTITY_KEYS, "[identities]")
         tell = table.get("tell_by_pm", False)
@@ -470,7 +479,32 @@ class _Reader:
         if actions and sheet is None and not (file is not None and self.undealt):
             raise self.fail("[[actions]]", "没有身份表，夜晚行动无法结算：先写 [identities].file（或 [identities.table]）")
         return replace(config, identities=sheet, salt=salt, identities_file=file, tell_by_pm=tell, version=version,
-                       actions=actions, night_mode=mode)
+                       actions=actions, night_mode=mode, night_settings=self.night(doc, mode))
+
+    def night(self, doc: dict[str, Any], mode: Mode) -> NightSettings:
+        """``[night]``: ``lengths`` (phase → minutes, or "08:00" for a phase that ends at a
+        clock time the next morning). The hunter's 15 minutes are the seeds' and not a
+        setting (the engine's modes hold them)."""
+        table = self.table(doc, "night", required=False)
+        self.known(table, NIGHT_KEYS, "[night]")
+        lengths = table.get("lengths", {})
+        if not isinstance(lengths, dict):
+            raise self.fail("[night].lengths", "应为一个表（阶段 = 分钟数，例：女巫 = 30）")
+        read: list[tuple[str, int | time]] = []
+        phases = "、".join(s.name for s in mode.phase_specs)
+        for name, value in lengths.items():
+            key = f"[night.lengths].{name}"
+            try:
+                phase_key(name, mode.phase_specs)
+            except PlanError:
+                raise self.fail(key, f"{mode.title}没有这个夜晚阶段（阶段：{phases}）") from None
+            if isinstance(value, str) and (m := _CLOCK.fullmatch(value.strip())) and int(m["h"]) < 24 and int(m["m"]) < 60:
+                read.append((name, time(int(m["h"]), int(m["m"]))))
+            elif isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 24 * 60:
+                read.append((name, value))
+            else:
+                raise self.fail(key, f"应为 1 到 1440 的分钟数，或次日的时刻如 \"08:00\"，实际是 {value!r}")
+        return NightSettings(lengths=tuple(read))
 
     def sheet(self, table: dict[str, Any], mode: Mode, state: GameState) -> tuple[Sheet | None, str | None, Path | None]:
         if not table:

@@ -43,7 +43,9 @@ def engine_events(config: GameConfig, events: Iterable[Event], identities: int =
             why = parse_why(p.get("why"))
             note = base.pop("note") or (p.get("why", "") if why is OutWhy.OTHER and p.get("why") not in
                                         (None, "", "other") else "")
-            out.append(GameEvent(engine_kind, at, p["player"], why, day=event.day, note=note, **base))
+            # cause (杀人, 毒药, 最后一枪…, SPEC §10.6): kept where the night's rules need it.
+            out.append(GameEvent(engine_kind, at, p["player"], why, day=event.day, note=note,
+                                 cause=str(p.get("cause") or ""), **base))
         elif kind is EventKind.NIGHT:
             if nights.get(event.day) != event.id:
                 continue

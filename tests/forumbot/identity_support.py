@@ -87,3 +87,31 @@ def dual_game(tmp: Path, *, extra: str = "", days: int = 3, **kw) -> Path:
 
 __all__ = ["DUAL", "DUAL_TABLE", "SIMPLE", "SIMPLE_TABLE", "dual_game", "game_toml", "inline", "simple_game",
            "table_lines", "toml_name", "write_sheet"]
+
+
+def actions_toml(actions) -> str:
+    """``[[actions]]`` for engine ``Action`` records (the skill by its canonical word)."""
+    from engine.night.identities import SKILL_ZH
+
+    out = []
+    for a in actions:
+        target = ""
+        if len(a.targets) == 1:
+            target = f"target = {toml_name(a.targets[0])}\n"
+        elif a.targets:
+            target = f"target = [{', '.join(toml_name(t) for t in a.targets)}]\n"
+        out.append(f"[[actions]]\nnight = {a.night}\nactor = {toml_name(a.actor)}\nskill = {toml_name(SKILL_ZH[a.skill])}\n"
+                   f"{target}at = \"{a.at.isoformat()}\"\n")
+    return "\n".join(out)
+
+
+def events_toml(events) -> str:
+    out = []
+    for e in events:
+        text = f"[[events]]\nkind = \"{e.kind.value}\"\nplayer = {toml_name(e.player)}\nat = \"{e.at.isoformat()}\"\n"
+        if e.why is not None:
+            text += f"why = \"{e.why.value}\"\n"
+        if e.cause:
+            text += f"cause = {toml_name(e.cause)}\n"
+        out.append(text)
+    return "\n".join(out)

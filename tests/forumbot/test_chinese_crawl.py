@@ -218,6 +218,7 @@ def _cases(played: Played) -> list[Case]:
         Case("check", ()),
         Case("correct", ("99", "--because", "x", "-y")), Case("correct", ("1", "--because", "x", "--day", "9", "-y")),
         Case("count-now", ("--day", "9")), Case("count-now", ("--day", "1")),
+        Case("deal", ()), Case("deal", ("--check",)), Case("deal", ("--show",)),
         Case("desk", ("--port", str(played.busy_port))),
         Case("dismiss", ("99",)),
         Case("drafts", ()), Case("drafts", ("--all",)),
@@ -239,6 +240,7 @@ def _cases(played: Played) -> list[Case]:
         Case("posts", ("--pages", str(played.config)), config=False),
         Case("redraft", ("--day", "9")), Case("redraft", ("--day", "1")),
         Case("reject", ("99", "--why", "x")), Case("reject", (pub, "--why", "x")),
+        Case("resolve", ("--night", "1")), Case("resolve", ("--night", "9", "--json")),
         Case("retally", ("--day", "9")), Case("retally", ("--day", "2")),
         Case("retry", ("99",)), Case("retry", (pub,)),
         Case("run", ("--once", "--config", str(played.tmp / "nope.toml")), config=False),
@@ -339,8 +341,9 @@ def test_crawl__every_command_with_a_broken_config(played, kind):
         if found := sentences(result.output):
             bad[" ".join(name)] = (found, result.output)
         assert "Traceback" not in result.output
-        if name in (("tally",), ("schedule",)) and kind in ("bad number", "bad notify", "password"):
-            continue  # the offline tally and the schedule read the game tables only, not the agent's
+        if name in (("tally",), ("schedule",), ("deal",), ("resolve",)) and kind in ("bad number", "bad notify",
+                                                                                      "password"):
+            continue  # the offline commands and the schedule read the game tables only, not the agent's
         assert f"错误：{path}: " in result.output and NAMED[kind] in result.output, (name, result.output)
     assert not bad, "\n".join(f"forumbot {k}:\n{out}    → {found}" for k, (found, out) in bad.items())
 

@@ -72,7 +72,7 @@ def test_dual_pairs__first_identity_first(tmp_path: Path):
 
 
 def test_s10_version__its_row_and_option_digits():
-    players = tuple(f"玩家{k}" for k in range(1, 11))
+    players = tuple(f"玩家{k}" for k in range(1, 15))
     config = parse_config(game_toml("s10", players, version="46D"))
     assert config.version == "46D" and config.night_mode is not None
     assert dict(config.night_mode.options)["版本"]  # the row's options are the mode's
@@ -81,6 +81,7 @@ def test_s10_version__its_row_and_option_digits():
 @pytest.mark.parametrize("text, key, words", [
     (game_toml(version="46D"), "[game].version", "S10"),
     (game_toml("s10", tuple(f"玩家{k}" for k in range(1, 11)), version="99Q"), "[game].version", ""),
+    (game_toml("s10", tuple(f"玩家{k}" for k in range(1, 11)), version="46D"), "[game].version", "14人"),
     (game_toml(identities='[identities]\ntell_by_pm = true\n'), "[identities]", "file"),
     (game_toml(identities='[identities]\nfile = "a"\n[identities.table]\n"饺子" = "狼人"\n'), "[identities]", "只能写一个"),
     (game_toml(identities='[identities]\nfiel = "a"\n'), "[identities].fiel", "未知的键"),
