@@ -26,16 +26,17 @@ of the action, never in a public post or a log line.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
 from engine.names import NameTable
-from engine.night import (Action, ActionRuling, Chronicle, ChronicleError, Mode, NightResult, NightSettings, Sheet,
-                          Skill, read_director_order)
+from engine.night import (Action, ActionRuling, Chronicle, ChronicleError, Mode, NightResult, Sheet, Skill,
+                          read_director_order)
 from engine.night.identities import read_identity
 from engine.state import GameState
 from forumbot.game.gamelog import DirectorError, EventSpec, enter
+from forumbot.game.nights import NightsError, game_chronicle
 from forumbot.game.runtime import Runtime
 from forumbot.game.state import current_state
 from forumbot.store.nights import NightActionRecord, NightProposal, ProposalStateError
@@ -88,11 +89,16 @@ def _engine_action(r: NightActionRecord) -> Action:
 
 
 def chronicle(rt: Runtime, state: GameState | None = None) -> Chronicle:
-    mode = mode_of(rt)
-    assert mode is not None
-    config_actions = tuple(getattr(rt.config, "actions", ()) or ())
-    return Chronicle(mode, sheet_of(rt), state or current_state(rt.config, rt.store),
-                     [*config_actions, *stored_actions(rt)], NightSettings())
+    """The game's chronicle exactly as ``forumbot resolve`` builds it (``forumbot.game.nights``),
+    with the stored events and actions beside the config's, and the players' 双身份 orders."""
+    config = replace(rt.config, identities=sheet_of(rt))
+    try:
+        found = game_chronicle(config, state or current_state(rt.config, rt.store),
+                               [*config.actions, *stored_actions(rt)])
+    except NightsError as exc:
+        raise ChronicleError(str(exc)) from None
+    assert found is not None
+    return found
 
 
 def night_for(state: GameState, at: datetime) -> int | None:

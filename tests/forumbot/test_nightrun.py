@@ -15,13 +15,19 @@ from engine.night import Skill
 from forumbot.game import director, nightrun
 from forumbot.game.gamelog import DirectorError
 from forumbot.game.runtime import open_runtime
+from forumbot.store.records import EventKind
 from tests.engine.night_builders import SEER14, SIMPLE, WITCH14, WOLVES14, at
 from tests.forumbot.identity_support import simple_game
 
 
-def runtime(tmp: Path):
+def runtime(tmp: Path, *, day_one: bool = True):
     config = simple_game(tmp, extra=f'[agent]\ndatabase = "{tmp / "g.sqlite"}"\n')
-    return open_runtime(config)
+    rt = open_runtime(config)
+    if day_one and not rt.store.events():
+        # day 1's result as the agent records it once the final count is approved
+        rt.store.append_event(1, EventKind.SHERIFF, {"source": "result", "why": "vote", "player": SIMPLE[8]},
+                              actor="bot", at=at(2, 21, 31), game_at=at(2, 21, 30))
+    return rt
 
 
 @pytest.fixture
@@ -77,6 +83,17 @@ def test_nightrun__the_directors_own_entry_stands(rt):
     assert proposal.state == "corrected" and not new
     with pytest.raises(DirectorError, match="以导演录入的为准"):
         nightrun.confirm(rt, 1, at(2, 23, 20), actor="director")
+
+
+def test_nightrun__the_night_waits_for_its_days_vote_result(tmp_path):
+    rt = runtime(tmp_path, day_one=False)
+    try:
+        pm(rt, 1, WOLVES14[0], Skill.KILL, "春卷", at(2, 21, 40), 1)
+        assert nightrun.waits_for_day(rt, 1, at(2, 23, 30))
+        assert nightrun.propose(rt, 1, at(2, 23, 30))[2] is None  # not resolved on a game missing the vote
+        assert not nightrun.waits_for_day(rt, 1, at(3, 4, 0))  # six hours on: the game as recorded goes on
+    finally:
+        rt.close()
 
 
 def test_nightrun__the_director_enters_an_action(rt):
