@@ -49,8 +49,10 @@ def _draft_line(d) -> str:
               help="forumbot serve 的每一局各一行（有一局需要人处理时退出码为 3）。")
 @click.option("--games", "games_dir", type=click.Path(file_okay=False), default=None,
               help="与 --all 一起用：各局配置所在的文件夹（默认取 FORUMBOT_SERVICE 的设置，或 FORUMBOT_GAMES）。")
+@click.option("--secrets", "secrets", is_flag=True,
+              help="有身份表的局：也列出夜晚的行动和结算建议的全文（含身份，只在你自己的终端上用）。")
 @friendly
-def status(config_path: str, as_json: bool, every: bool, games_dir: str | None) -> None:
+def status(config_path: str, as_json: bool, every: bool, games_dir: str | None, secrets: bool = False) -> None:
     """现在的局面：第几日、剩余时间、计票、提示、警徽，以及等你处理的事。
 
     先列出警报和机器人自己处理不了的事，再列出计票、待审批的草稿、发送失败的帖子、
@@ -106,6 +108,7 @@ def status(config_path: str, as_json: bool, every: bool, games_dir: str | None) 
                     "needed": s.acceleration.needed, "enough": s.acceleration.enough,
                     "quorum": s.acceleration.quorum.value},
                 **_alarms_json(rt, s),
+                **_nights_json(rt, s.now, secrets),
             }, ensure_ascii=False, indent=2))
             return
         for line in status_lines(rt.settings.agent.database):  # the agent, and what it cannot do
@@ -161,6 +164,22 @@ def status(config_path: str, as_json: bool, every: bool, games_dir: str | None) 
         for c in rt.store.cards():  # given, with the number `forumbot card-undo` takes
             console.print(f"已给判罚 #{c.id}：{c.player} {card_said(c.color, c.points)}"
                           f"（{format_time(c.at)}，{c.reason}）")
+        for line in _night_lines(rt, s.now, secrets):
+            console.print(line, markup=False)
+
+
+def _night_lines(rt, now, secrets: bool) -> list[str]:
+    from forumbot.game import nightrun
+
+    return nightrun.night_lines(rt, now, secrets=secrets)
+
+
+def _nights_json(rt, now, secrets: bool) -> dict:
+    from forumbot.game import nightrun
+
+    if not nightrun.active(rt):
+        return {}
+    return {"nights": nightrun.nights_json(rt, now, secrets=secrets)}
 
 
 def _alarms_json(rt, s) -> dict:

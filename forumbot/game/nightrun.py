@@ -302,6 +302,70 @@ def status_of(rt: Runtime, now: datetime) -> list[NightStatus]:
     return out
 
 
+def night_lines(rt: Runtime, now: datetime, *, secrets: bool = False) -> list[str]:
+    """The nights for ``forumbot status`` (Chinese). Without ``secrets`` only where each
+    night stands — who has not acted yet is no secret, what they did and who dies are."""
+    lines: list[str] = []
+    for s in status_of(rt, now):
+        p, r = s.proposal, s.result
+        if p is not None and p.state == "confirmed":
+            lines.append(f"第{s.night}晚：已确认（第{p.version}版，{p.decided_at:%m-%d %H:%M}）")
+            continue
+        if p is not None and p.state == "corrected":
+            lines.append(f"第{s.night}晚：导演已直接录入（以导演录入的为准）")
+            continue
+        if waits_for_day(rt, s.night, now):
+            lines.append(f"第{s.night}晚：等第{s.night}日的投票结果记录后再结算（批准第{s.night}日最终计票）")
+            continue
+        if p is not None or (r is not None and r.ready):
+            # Ready but not kept yet (the agent keeps it on its next pass): the same proposal.
+            version = p.version if p is not None else 1
+            head = (f"第{s.night}晚：结算建议待确认（第{version}版）—— forumbot night --confirm {s.night}"
+                    + ("" if secrets else "（加 --secrets 看全文）"))
+            lines.append(head)
+            if secrets:
+                data = p.data if p is not None else proposal_data(r, current_state(rt.config, rt.store))  # type: ignore[arg-type]
+                lines += nightrun_lines(data, s.night, version, "proposed")
+            continue
+        pending = _public_pending(r, secrets)
+        lines.append(f"第{s.night}晚：收集行动中" + (f"（{'；'.join(pending)}）" if pending else ""))
+        if secrets and r is not None:
+            lines += nightrun_lines(proposal_data(r, current_state(rt.config, rt.store)), s.night, None, "proposed")
+    return lines
+
+
+def _public_pending(result: NightResult | None, secrets: bool) -> list[str]:
+    """What a night waits for. Without ``secrets`` only the phases (the rule set's, public):
+    a triggered skill awaited names its holder (等待 某某 发动最后一枪), a secret."""
+    if result is None:
+        return []
+    if secrets:
+        return list(result.pending())
+    # Not even the phase's name: a crawl for identity words must find none without --secrets.
+    ends = sorted({end for _, end in result.waiting})
+    return [f"等待行动（{'、'.join(f'{end:%m-%d %H:%M}' for end in ends)} 截止）"] if ends else []
+
+
+def nightrun_lines(data: dict[str, Any], night: int, version: int | None, state: str) -> list[str]:
+    return ["  " + line for line in proposal_lines(data, night=night, state=state, version=version)[1:]]
+
+
+def nights_json(rt: Runtime, now: datetime, *, secrets: bool = False) -> list[dict[str, Any]]:
+    """The nights for ``forumbot status --json``; the proposal itself only with ``secrets``."""
+    out = []
+    for s in status_of(rt, now):
+        p = s.proposal
+        ready = p is None and s.result is not None and s.result.ready
+        entry: dict[str, Any] = {"night": s.night, "state": p.state if p else "ready" if ready else "collecting",
+                                 "version": p.version if p else None,
+                                 "pending": _public_pending(s.result, secrets) if p is None else []}
+        if secrets:
+            entry["proposal"] = p.data if p else (
+                proposal_data(s.result, current_state(rt.config, rt.store)) if s.result is not None else None)
+        out.append(entry)
+    return out
+
+
 _STATE_ZH = {"proposed": "待确认", "confirmed": "已确认", "corrected": "导演已直接录入（以导演的为准）",
              "superseded": "已被新版取代"}
 
