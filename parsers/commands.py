@@ -14,11 +14,13 @@ The commands (docs/decisions.md, "The director by forum PM"):
 ``夜晚 第N日 出局：A、B`` / ``平安夜 第N日``  the night before day N (answered with its effect
                                            and a code to confirm)
 ``警长 名字``                              the sheriff (successor), likewise
-``确认 CODE``                              carry out what the code was given for
 ``截止 第N日 12-05 22:00`` / ``截止 第N日 现在``  move day N's deadline / close it now (answered
                                            with what it moves and a code to confirm)
 ``延长 第N日 1天``                          lengthen day N (likewise)
 ``重开 第N日``                              open day N's locked voting thread again
+``确认 CODE`` / ``确认 夜N``                 carry out what the code was given for; the bot's
+                                           resolution of night N (games with identities)
+``行动 玩家 技能 目标``                     the director enters a night action
 ``帮助``                                   the list of commands
 ========================================  ===========================================
 
@@ -75,11 +77,13 @@ class Verb(StrEnum):
     DEADLINE = "deadline"
     EXTEND = "extend"
     REOPEN = "reopen"
+    ACTION = "action"  # 行动 玩家 技能 目标: the director enters a night action
 
 
 VERB_ZH = {Verb.APPROVE: "批准", Verb.REJECT: "驳回", Verb.VIEW: "查看", Verb.RETRY: "重发",
            Verb.STATUS: "状态", Verb.CONFIRM: "确认", Verb.NIGHT: "夜晚", Verb.SHERIFF: "警长",
-           Verb.HELP: "帮助", Verb.DEADLINE: "截止", Verb.EXTEND: "延长", Verb.REOPEN: "重开"}
+           Verb.HELP: "帮助", Verb.DEADLINE: "截止", Verb.EXTEND: "延长", Verb.REOPEN: "重开",
+           Verb.ACTION: "行动"}
 
 _WORDS: tuple[tuple[str, Verb], ...] = (
     ("批准", Verb.APPROVE), ("同意", Verb.APPROVE),
@@ -92,6 +96,7 @@ _WORDS: tuple[tuple[str, Verb], ...] = (
     ("警长", Verb.SHERIFF),
     ("帮助", Verb.HELP),
     ("截止", Verb.DEADLINE), ("延长", Verb.EXTEND), ("重开", Verb.REOPEN), ("重新打开", Verb.REOPEN),
+    ("行动", Verb.ACTION),
 )
 _VERB = re.compile("|".join(re.escape(w) for w, _ in sorted(_WORDS, key=lambda p: -len(p[0]))))
 _VERBS = dict(_WORDS)
@@ -108,7 +113,7 @@ _QUOTE = re.compile(r"\[quote\].*?\[/quote\]", re.IGNORECASE | re.DOTALL)
 _SEP = r"[\s,，、;；/和及与]*"
 # A ref: #digits; a code; or digits standing alone (not "12楼").
 _REF = re.compile(rf"{_SEP}(?:#\s*(?P<hash>\d{{1,9}})|(?P<code>[A-Za-z]\d[A-Za-z]\d)(?![A-Za-z0-9])"
-                  rf"|(?P<num>\d{{1,9}})(?![\w]))")
+                  rf"|(?:夜\s*(?P<night>\d{{1,3}})\s*晚?|第\s*(?P<nth>\d{{1,3}})\s*晚)|(?P<num>\d{{1,9}})(?![\w]))")
 _DAY = re.compile(r"第\s*(?P<n>\d{1,3}|[一二三四五六七八九十两]{1,3})\s*[日天]")
 _REASON_HEAD = re.compile(r"^[\s,，、:：;；。.\-—]*(?:理由|原因)?\s*(?:是)?[\s:：,，、。.\-—]*")
 _NAME_SPLIT = re.compile(r"[\s,，、;；/和及与]+")
@@ -123,8 +128,11 @@ class Ref:
     text: str
     code: str | None = None
     draft_id: int | None = None
+    night: int | None = None  # 确认 夜2 / 确认 第2晚: the bot's resolution of that night
 
     def __str__(self) -> str:
+        if self.night is not None:
+            return f"夜{self.night}"
         return self.code if self.code else f"#{self.draft_id}"
 
 
@@ -291,6 +299,9 @@ def _refs(text: str, pos: int) -> tuple[tuple[Ref, ...], int]:
     while (m := _REF.match(text, pos)) is not None and m.end() > pos:
         if m.group("hash"):
             refs.append(Ref("#" + m.group("hash"), draft_id=int(m.group("hash"))))
+        elif m.group("night") or m.group("nth"):
+            number = m.group("night") or m.group("nth")
+            refs.append(Ref("夜" + number, night=int(number)))
         elif m.group("num"):
             refs.append(Ref(m.group("num"), draft_id=int(m.group("num"))))
         else:  # any letter-digit-letter-digit: one the bot never gave is answered as unknown
@@ -319,7 +330,11 @@ def _command(verb: Verb, word: str, line: _Line, start: int, pos: int,
     if verb in (Verb.STATUS, Verb.HELP):
         return Command(verb, word), pos
     if not at_start:
-        return None, pos  # 夜晚 / 警长 in a sentence
+        return None, pos  # 夜晚 / 警长 / 行动 in a sentence
+    if verb is Verb.ACTION:  # the rest of the line is the action (engine.night.orders reads it)
+        rest = text[pos:].strip()
+        problem = None if rest else "“行动”后面要写：玩家 技能 目标，例如：行动 饺子 杀人 包子"
+        return Command(verb, line.typed(start), problem=problem), len(text)
     rest = _until_verb(text, pos)
     end = pos + len(rest)
     if verb is Verb.NIGHT:

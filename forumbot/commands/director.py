@@ -52,7 +52,7 @@ def _draft_line(d) -> str:
 @click.option("--games", "games_dir", type=click.Path(file_okay=False), default=None,
               help="与 --all 一起用：各局配置所在的文件夹（默认取 FORUMBOT_SERVICE 的设置，或 FORUMBOT_GAMES）。")
 @click.option("--secrets", is_flag=True,
-              help="有身份表时，同时列出每名玩家的身份、夜晚行动和胜负（保密：只在你自己的终端上用）。")
+              help="有身份表时，同时列出每名玩家的身份、夜晚行动、结算建议的全文和胜负（保密：只在你自己的终端上用）。")
 @friendly
 def status(config_path: str, as_json: bool, every: bool, games_dir: str | None, secrets: bool = False) -> None:
     """现在的局面：第几日、剩余时间、计票、提示、警徽，以及等你处理的事。
@@ -111,6 +111,7 @@ def status(config_path: str, as_json: bool, every: bool, games_dir: str | None, 
                     "quorum": s.acceleration.quorum.value},
                 **_alarms_json(rt, s),
                 **({"secrets": _secrets(rt)} if secrets else {}),
+                **_nights_json(rt, s.now, secrets),
             }, ensure_ascii=False, indent=2))
             return
         for line in status_lines(rt.settings.agent.database):  # the agent, and what it cannot do
@@ -166,6 +167,8 @@ def status(config_path: str, as_json: bool, every: bool, games_dir: str | None, 
         for c in rt.store.cards():  # given, with the number `forumbot card-undo` takes
             console.print(f"已给判罚 #{c.id}：{c.player} {card_said(c.color, c.points)}"
                           f"（{format_time(c.at)}，{c.reason}）")
+        for line in _night_lines(rt, s.now, secrets):
+            console.print(line, markup=False)
         if secrets:
             view = _secrets(rt)
             for text in secrets_lines(view) if view else ["本局没有身份表（[identities]）。"]:
@@ -175,6 +178,20 @@ def status(config_path: str, as_json: bool, every: bool, games_dir: str | None, 
 def _secrets(rt) -> dict | None:
     """The identities, the nights' actions and the win: only with --secrets (SPEC §10.1)."""
     return secrets_view(rt.config, current_state(rt.config, rt.store))
+
+
+def _night_lines(rt, now, secrets: bool) -> list[str]:
+    from forumbot.game import nightrun
+
+    return nightrun.night_lines(rt, now, secrets=secrets)
+
+
+def _nights_json(rt, now, secrets: bool) -> dict:
+    from forumbot.game import nightrun
+
+    if not nightrun.active(rt):
+        return {}
+    return {"nights": nightrun.nights_json(rt, now, secrets=secrets)}
 
 
 def _alarms_json(rt, s) -> dict:

@@ -107,19 +107,32 @@ def identity_lost(config_path: str, name: str, why: str, day: int | None, at_tex
 
 @click.command("night")
 @config_option
-@click.option("--day", type=int, required=True, help="公布这一夜结果的那一日。")
+@click.option("--day", type=int, default=None, help="公布这一夜结果的那一日。")
 @click.option("--out", "out_", default="", help="这一夜出局的玩家（双身份：身份死亡的角色，已失去过一层身份的即出局），"
                                                  "按顺序用逗号分开：甲,乙（不写：平安夜）。")
+@click.option("--confirm", "confirm_night", type=click.IntRange(min=0), default=None, metavar="N",
+              help="有身份表的局：确认机器人对第N晚（第N日截止之后）的结算建议，按建议录入第N+1日的夜晚结果。")
+@click.option("--version", "version", type=int, default=None,
+              help="与 --confirm 一起用：你看过的建议版本（建议已更新时不确认）。")
 @at_option
 @yes_option
 @friendly
-def night(config_path: str, day: int, out_: str, at_text: str | None, assume_yes: bool) -> None:
-    """录入一夜的结果（双身份：谁失去了一个身份）。
+def night(config_path: str, day: int | None, out_: str, confirm_night: int | None, version: int | None,
+          at_text: str | None, assume_yes: bool) -> None:
+    """录入一夜的结果（双身份：谁失去了一个身份），或确认机器人的结算建议。
 
     无论录入得多晚，结果都在 --day 那一日开始时生效。同时起草当日早上的公示，等你批准。
+    有身份表的局，机器人收集夜晚行动并结算：用 --confirm N 确认第N晚的建议（forumbot status
+    --secrets 可看建议的全文）；直接用 --day/--out 录入则以你录入的为准。
 
     例：forumbot night --day 3 --out 汤圆,饺子
+    例：forumbot night --confirm 2
     """
+    if confirm_night is not None:
+        _confirm_night(config_path, confirm_night, version, assume_yes)
+        return
+    if day is None:
+        raise click.UsageError("要写 --day（公布这一夜结果的那一日），或用 --confirm N 确认机器人的结算建议")
     with runtime(config_path) as rt:
         now = rt.clock.now()
         spec = EventSpec("night", day=day, players=_names(out_), at=parse_at(rt, at_text))
@@ -129,6 +142,58 @@ def night(config_path: str, day: int, out_: str, at_text: str | None, assume_yes
         draft = announcement_draft(rt, day, now)
         if draft is not None:
             click.echo(f"第{day}日公示草稿 #{draft.id}（{draft_state_zh(draft.state)}）：forumbot show {draft.id}")
+
+
+def _confirm_night(config_path: str, night_number: int, version: int | None, assume_yes: bool) -> None:
+    from forumbot.game import nightrun
+    from forumbot.game.director import announcement_draft
+
+    with runtime(config_path) as rt:
+        now = rt.clock.now()
+        proposal, _, _ = nightrun.propose(rt, night_number, now)
+        if proposal is None:
+            raise gamelog.DirectorError(f"第{night_number}晚还没有结算建议（夜晚还没结束，或还在等行动）")
+        # The proposal names identities: the director's own terminal shows it before asking.
+        for line in nightrun.proposal_lines(proposal.data, night=night_number, state=proposal.state,
+                                            version=proposal.version):
+            click.echo(line)
+        if not assume_yes and not confirm("确认按这个建议录入？"):
+            click.echo("未执行。")
+            raise SystemExit(1)
+        done = nightrun.confirm(rt, night_number, now, actor=gamelog.DIRECTOR,
+                                version=version if version is not None else proposal.version)
+        out = "、".join(done.data.get("out") or ()) or "无人（平安夜）"
+        click.echo(f"已确认第{night_number}晚（第{done.version}版）：{out}，第{night_number + 1}日开始时生效")
+        draft = announcement_draft(rt, night_number + 1, now)
+        if draft is not None:
+            click.echo(f"第{night_number + 1}日公示草稿 #{draft.id}（{draft_state_zh(draft.state)}）：forumbot show {draft.id}")
+
+
+@click.command("action")
+@config_option
+@click.argument("words", nargs=-1, required=True, metavar="玩家 技能 [目标…]")
+@click.option("--night", "night_number", type=click.IntRange(min=0), default=None,
+              help="算在第几晚（默认：--at 的时间所在的那一晚）。")
+@at_option
+@friendly
+def action(config_path: str, words: tuple[str, ...], night_number: int | None, at_text: str | None) -> None:
+    """有身份表的局：替玩家录入一个夜晚行动（玩家没法发站内信时）。
+
+    和玩家发给机器人的站内信一样裁定（计入，或不计入并写明原因）。--at 是行动发出的游戏时间
+    （默认现在）。
+
+    例：forumbot action 饺子 杀人 包子
+    例：forumbot action 烧卖 毒药 月饼 --at "12-02 23:10"
+    """
+    from forumbot.game import nightrun
+
+    with runtime(config_path) as rt:
+        now = rt.clock.now()
+        filed = nightrun.director_action(rt, " ".join(words), now, at=parse_at(rt, at_text), night=night_number,
+                                         actor=gamelog.DIRECTOR)
+        mode = nightrun.mode_of(rt)
+        assert mode is not None
+        click.echo(f"已录入第{filed.record.night}晚 {filed.record.actor} 的行动（#{filed.record.id}）：{filed.answer(mode)}")
 
 
 @click.command("sheriff")
@@ -383,5 +448,5 @@ def redraft(config_path: str, day: int) -> None:
                    f"forumbot show {draft.id}")
 
 
-commands = [out, identity_lost, night, sheriff, draw_sheriff, scapegoat, voters, idiot, accelerate, substitute,
+commands = [out, identity_lost, night, action, sheriff, draw_sheriff, scapegoat, voters, idiot, accelerate, substitute,
             alias, void, undo, correct, events, redraft]

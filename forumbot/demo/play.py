@@ -33,8 +33,8 @@ from forumbot.notify import Notifier
 from forumbot.agent.instance import InstanceLock
 from forumbot.store.outbox import Draft, DraftKind, DraftState
 from forumbot.game.runtime import Runtime, make_client, open_runtime
-from forumbot.demo.scenario import (BOT, DIRECTOR, END, GAME_START, PASSWORD, Action, Driver, World, bot_opens_threads,
-                               build_world, config_from, write_config)
+from forumbot.demo.scenario import (BOT, DIRECTOR, END, GAME_START, PASSWORD, Action, Driver, GamePlan, World,
+                                    bot_opens_threads, build_world, config_from, write_config)
 from forumbot.simulator import SimClock, Simulator
 from forumbot.wording import FLAG_ZH, PROPOSAL_ZH, card_zh, draft_kind_zh
 
@@ -64,7 +64,7 @@ EXAMPLE_CONFIG = Path(__file__).resolve().parents[2] / "config.toml"
 
 def setup_game(workdir: Path, *, clock: SimClock | None = None, sim: Simulator | None = None,
                config_source: Path | None = None, notify: dict[str, object] | None = None,
-               **agent_settings: object) -> Game:
+               plan: GamePlan | None = None, **agent_settings: object) -> Game:
     """The scripted game on a fresh simulator. The config is ``config_source`` (the
     project's config.toml describes this game) pointed at the simulator, or one written
     from the scenario. PMs to the director are off unless ``notify`` (``[notify]`` keys)
@@ -73,10 +73,13 @@ def setup_game(workdir: Path, *, clock: SimClock | None = None, sim: Simulator |
     sim = sim or Simulator(clock=clock)
     # A config from [calendar] without [[days]] (the project's config.toml): the director
     # creates no thread, the bot opens each day's (SPEC §11) and the players post in those.
-    bot_opens = config_source is not None and bot_opens_threads(config_source)
-    world = build_world(sim, bot_opens=bot_opens)
+    bot_opens = plan is None and config_source is not None and bot_opens_threads(config_source)
+    world = build_world(sim, plan, bot_opens=bot_opens)
     base_url = sim.start()
-    if config_source is not None:
+    if plan is not None:  # a scripted game of its own (``--nights``: identities, nights by PM)
+        config = write_config(workdir / "game.toml", world, base_url, workdir / "game.sqlite", plan=plan,
+                              notify=notify, **agent_settings)
+    elif config_source is not None:
         config = config_from(config_source, workdir / "game.toml", base_url, workdir / "game.sqlite",
                              notify=notify, fid=world.fid, **agent_settings)
     else:
@@ -87,7 +90,7 @@ def setup_game(workdir: Path, *, clock: SimClock | None = None, sim: Simulator |
         world.resolve = lambda key: _opened_tid(rt, key)
     client = make_client(rt)
     agent = Agent(rt, client, notifier=Notifier.for_agent)
-    driver = Driver(world)
+    driver = Driver(world, actions=list(plan.actions)) if plan is not None else Driver(world)
     driver.on_night = lambda action: director.record_night(rt, action.day, list(action.out), clock.now())
     return Game(sim, world, clock, rt, agent, driver)
 

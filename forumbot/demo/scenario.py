@@ -46,7 +46,9 @@ def at(day: int, hhmm: str) -> datetime:
 @dataclass(frozen=True)
 class Action:
     when: datetime
-    kind: str  # "post" | "edit" | "night" | "event" (the director enters one) | "card"
+    # "post" | "edit" | "night" | "event" (the director enters one) | "card" | "pm" (``author``
+    # sends ``message`` to the bot by forum PM: a player's night action, 双身份's order)
+    kind: str
     thread: str = ""  # thread key ("vote1", "talk2", "progress")
     author: str = ""
     message: str = ""
@@ -73,6 +75,12 @@ DAYS = (
 
 def vote(day: int, hhmm: str, who: str, target: str, reason: str, key: str | None = None) -> Action:
     return Action(at(day, hhmm), "post", f"vote{day}", who, f"投票对象：{target}\n投票理由：{reason}", key=key)
+
+
+def night_pm(day: int, hhmm: str, who: str, text: str, *, next_day: bool = False) -> Action:
+    """A player's PM to the bot at ``hhmm`` of day ``day`` (``next_day``: the morning after)."""
+    when = at(day + 1 if next_day else day, hhmm)
+    return Action(when, "pm", author=who, message=text)
 
 
 def change(day: int, hhmm: str, who: str, target: str, reason: str, quote: str | None) -> Action:
@@ -269,6 +277,10 @@ class Driver:
                 self.pids[action.key] = pid
         elif action.kind == "edit":
             sim.edit_post(self.pids[action.key or ""], action.message, at=action.when)
+        elif action.kind == "pm":
+            # Stamped with its scripted time, like a post: what the bot reads of it does
+            # not depend on when the driver got to it.
+            sim.send_pm(action.author, action.thread or BOT, action.message, at=action.when)
         elif action.kind == "night" and self.on_night is not None:
             self.on_night(action)
         elif action.kind in ("event", "card") and self.on_director is not None:
@@ -300,6 +312,13 @@ def write_config(path: Path, world: World, base_url: str, database: Path, *, pla
     if policies:
         doc["policies"] = dict(policies)
     doc["notify"] = {"enabled": False, **(notify or {})}
+    if plan.identities:
+        # The secret sheet lives apart from the config, private to the user (SPEC §10.1).
+        sheet = path.parent / "身份.toml"
+        sheet.write_text("\n".join(f"{_toml(p)} = {_toml(v)}" for p, v in plan.identities.items()) + "\n",
+                         encoding="utf-8")
+        sheet.chmod(0o600)
+        doc["identities"] = {"file": sheet.name, "tell_by_pm": plan.tell_by_pm}
     path.write_text(dump_toml(doc), encoding="utf-8")
     return path
 
@@ -443,6 +462,10 @@ class GamePlan:
     expected_out: dict[int, str] = field(default_factory=dict)  # day → voted out (or sheriff on day 1)
     ruleset: str = "simple14"
     game: dict[str, Any] = field(default_factory=dict)  # more [game] keys (sheriff, scapegoat…)
+    # The identities (SPEC §10.1: player → identity, 双身份 a list), written to a 0600 file
+    # beside the config; empty: a game without identities (the director enters the nights).
+    identities: dict[str, Any] = field(default_factory=dict)
+    tell_by_pm: bool = False  # [identities].tell_by_pm
 
 
 def demo_plan() -> GamePlan:

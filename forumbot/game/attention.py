@@ -172,13 +172,23 @@ def _game(rt: Runtime, now: datetime) -> list[Attention]:
     from engine.badge import Succession
     from forumbot.game.state import current_state
     from forumbot.game.gamelog import badge
+    from forumbot.game import nightrun
 
     state = current_state(rt.config, rt.store)
     items = []
     numbers = {d.number for d in state.days}
     for window in state.days:
         nxt = window.number + 1
-        if window.deadline <= now and nxt in numbers and rt.store.night_result(nxt) is None:
+        if window.deadline <= now and nxt in numbers and rt.store.night_result(nxt) is None and nightrun.active(rt):
+            # The bot runs the nights: the director is wanted once its proposal is ready.
+            proposal = rt.store.night_proposal(window.number)
+            if proposal is not None and proposal.state == "proposed":
+                items.append(Attention(
+                    f"night:day{nxt}", AttentionKind.NIGHT_RESULT,
+                    f"第{window.number}晚的结算建议待确认（第{proposal.version}版）", proposal.proposed_at,
+                    detail=f"确认后机器人会起草第{nxt}日的公示；要改就直接录入这晚的结果，以你录入的为准",
+                    command=f"forumbot night --confirm {window.number}", ref=nxt))
+        elif window.deadline <= now and nxt in numbers and rt.store.night_result(nxt) is None:
             # 双身份: a night takes an identity (身份死亡); only a second loss puts a player out.
             who = ("夜晚失去一层身份（身份死亡）的角色，已失去过一层的即出局；" if rt.config.rules.identities > 1
                    else "")

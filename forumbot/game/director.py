@@ -559,10 +559,23 @@ def _waiting_for(rt: Runtime, state: GameState, badge_now: BadgeStatus, now: dat
             lines.append(f"第{window.number}日最终计票 #{final.id} 待审批")
         following = [d for d in state.days if d.number == window.number + 1]
         if following and not over and rt.store.night_result(window.number + 1) is None:
-            lines.append(f"第{window.number + 1}日前夜的结果尚未录入（forumbot night --day {window.number + 1}）")
+            lines += _night_waiting(rt, window.number)
     if not over and badge_now.vacancy is not None and badge_now.succession is not Succession.VACANT:
         lines.append(badge_now.describe(now))
     return tuple(lines)
+
+
+def _night_waiting(rt: Runtime, night: int) -> list[str]:
+    """What night ``night`` waits for from the director: its outs entered by hand, or in a
+    game whose nights the bot runs, the bot's proposal confirmed (nothing while it collects)."""
+    from forumbot.game import nightrun
+
+    if not nightrun.active(rt):
+        return [f"第{night + 1}日前夜的结果尚未录入（forumbot night --day {night + 1}）"]
+    proposal = rt.store.night_proposal(night)
+    if proposal is not None and proposal.state == "proposed":
+        return [f"第{night}晚的结算建议待确认（forumbot night --confirm {night}）"]
+    return []
 
 
 def retally(rt: Runtime, day: int, now: datetime) -> tuple[dict[str, Any], bool]:

@@ -123,6 +123,8 @@ class Handler:
             return HELP, {"result": "answered"}
         if c.verb is Verb.CONFIRM:
             return self._lines([self._confirm(ref) for ref in c.refs])
+        if c.verb is Verb.ACTION:
+            return self._action(c)
         if c.verb is Verb.NIGHT:
             return self._preview(c, self._night_spec(c))
         if c.verb is Verb.SHERIFF:
@@ -222,6 +224,34 @@ class Handler:
             lines.append("（全文结束）")
         return "\n".join(lines)
 
+    # -- the nights the bot runs ------------------------------------------------------------
+
+    def _confirm_night(self, night: int, version: int | None, ref: Ref) -> tuple[str, dict[str, Any]]:
+        """确认 夜N (or the proposal's code): the night's proposal becomes the next morning's
+        entry, as ``forumbot night --confirm N``."""
+        from forumbot.game import nightrun
+
+        proposal = nightrun.confirm(self.rt, night, self.now, actor=ACTOR, version=version)
+        out = "、".join(proposal.data.get("out") or ()) or "无人（平安夜）"
+        lines = [f"已确认第{night}晚（第{proposal.version}版）：{out}，第{night + 1}日开始时生效"]
+        try:
+            draft = director.announcement_draft(self.rt, night + 1, self.now)
+        except DirectorError:
+            draft = None
+        if draft is not None and draft.state is DraftState.DRAFT:
+            lines.append(f"第{night + 1}日公示 #{draft.id} 已起草，待你审批")
+        return "\n".join(lines), {"result": "done", "ref": str(ref), "night": night, "events": list(proposal.events)}
+
+    def _action(self, c: Command) -> tuple[str, dict[str, Any]]:
+        """行动 玩家 技能 目标: the director enters an action for the night in progress."""
+        from forumbot.game import nightrun
+
+        mode = nightrun.mode_of(self.rt)
+        filed = nightrun.director_action(self.rt, c.text, self.now, actor=ACTOR)
+        assert mode is not None
+        return (f"{filed.record.actor}：{filed.answer(mode)}（第{filed.record.night}晚，导演录入）",
+                {"result": "done", "action": filed.record.id})
+
     # -- entries that wait for 确认 --------------------------------------------------------
 
     def _night_spec(self, c: Command) -> EventSpec:
@@ -287,6 +317,8 @@ class Handler:
     def _confirm(self, ref: Ref) -> tuple[str, dict[str, Any]]:
         from forumbot.game import gamelog
 
+        if ref.night is not None:
+            return self._confirm_night(ref.night, None, ref)
         code = self.codes.get(ref.code) if ref.code else None
         if code is None or code.kind != "event":
             if code is not None:
@@ -303,6 +335,11 @@ class Handler:
                     {"result": "refused", "ref": str(ref), "why": "expired"})
         if p.get("kind") == "schedule":
             return self._confirm_schedule(ref, code)
+        if p.get("kind") == "night_proposal":  # the bot's resolution of a night: its version decides
+            said, effect = self._confirm_night(int(p["night"]), p.get("version"), ref)
+            if effect.get("result") == "done":
+                self.codes.use(code.code, at=self.now, pmid=self.pmid)
+            return said, effect
         if p.get("basis") != self._basis():
             return (f"编号 {ref} 已失效：预览之后局面有了变化（有新的录入或撤销），请重新发送"
                     f"「{p.get('command', '')}」看最新的影响",

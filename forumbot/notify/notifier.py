@@ -54,6 +54,7 @@ from forumbot.wording import forum_error_zh
 from forumbot.notify.codes import Codes
 from parsers.commands import parse
 from forumbot.notify.handle import ACTOR, Handler, state_line
+from forumbot.notify.nightpm import NightPm
 from forumbot.notify.pmbox import PmBox, PmRow, SendOutcome
 from forumbot.notify.switchboard import Item, Switchboard
 from forumbot.notify.tell import (HELP, NOTIFY_ALARM_KEY, NOTIFY_ALARM_KIND, Matter, current_matters,
@@ -129,6 +130,7 @@ class Notifier:
         self.may_send: Callable[[], bool] | None = None
         self._changed = False  # the director approved or re-sent something: publish, then say how it went
         self._unsaid: list[int] = []  # answers to 批准 / 重发 that will say how the post went
+        self.nights = NightPm(self)  # the role accounts' night actions by PM (games with identities)
 
     def use_board(self, board: Switchboard) -> None:
         """Share the account's board (``forumbot serve``)."""
@@ -150,31 +152,46 @@ class Notifier:
     # ------------------------------------------------------------------ the pass
 
     def tick(self, now: datetime, report: TickReport) -> PassResult | None:
+        nights = self.nights.active and self.client is not None and not report.unreachable
+        if nights:
+            self._night_pass(now, report)
         if not self.settings.enabled or self.client is None or report.unreachable:
+            if nights:  # the players' answers go out even when the director is not told by PM
+                self._guarded(lambda: self.send_pending(now), now, report)
             return None
         result = PassResult()
         uid = self.director_uid(now)
         if uid is None:
+            if nights:
+                self._guarded(lambda: self.send_pending(now), now, report)
             return result
+        self._guarded(lambda: self._pass(uid, now, report, result), now, report)
+        return result
+
+    def _night_pass(self, now: datetime, report: TickReport) -> None:
+        """The role accounts' PMs (``forumbot.notify.nightpm``), before the director's."""
+        self._guarded(lambda: self.nights.tick(now), now, report, what="夜晚的站内信")
+
+    def _guarded(self, work: Callable[[], object], now: datetime, report: TickReport, *,
+                 what: str = "导演的站内信") -> None:
         try:
-            self._pass(uid, now, report, result)
+            work()
         except errors.ForumUnavailable as exc:  # the forum is down: the pass says so (outage, backoff)
             if self.note is not None:
-                self.note(report, "导演的站内信", exc)
+                self.note(report, what, exc)
             else:
-                log.warning("导演的站内信：%s", exc)
+                log.warning("%s：%s", what, exc)
         except errors.ForumError as exc:
             # A refusal of the PM pages is no reason to slow the game's polling down: it is
             # logged, and one the director must know of is an alarm (on the desk, in status).
-            log.warning("导演的站内信：%s", forum_error_zh(f"{type(exc).__name__}: {exc}"))
+            log.warning("%s：%s", what, forum_error_zh(f"{type(exc).__name__}: {exc}"))
             if type(exc).__name__ in _PM_REFUSED_ZH:
                 self._cannot_reach(exc, now)
         except Exception as exc:  # noqa: BLE001 - the PMs never stop the game's counting
             if storage_problem(exc, self.rt.store.path) is not None:
                 raise
-            log.exception("导演的站内信：意外的错误")
-            report.errors.append(f"导演的站内信：意外的错误：{type(exc).__name__}: {exc}")
-        return result
+            log.exception("%s：意外的错误", what)
+            report.errors.append(f"{what}：意外的错误：{type(exc).__name__}: {exc}")
 
     def _pass(self, uid: int, now: datetime, report: TickReport, result: PassResult) -> None:
         if self.settings.commands:

@@ -104,8 +104,13 @@ def current_matters(rt: Runtime, now: datetime, kinds: Iterable[str] | None = No
     ``kinds`` when given. The PM trouble's own alarm is never among them."""
     wanted = set(kinds) if kinds is not None else None
     own = rt.store.alarm(NOTIFY_ALARM_KEY)
+    from forumbot.game import nightrun
+
+    # A night the bot runs is told by its own PM (the proposal with its code: nightpm).
+    bot_nights = nightrun.active(rt)
     found = [_matter(rt, a) for a in attention(rt, now)
-             if not (a.kind is AttentionKind.ALARM and own is not None and a.ref == own.id)]
+             if not (a.kind is AttentionKind.ALARM and own is not None and a.ref == own.id)
+             and not (bot_nights and a.kind is AttentionKind.NIGHT_RESULT)]
     found += [Matter(f"recovery:{a.id}", "recovery", recovery_text(a), a.cleared_at or a.raised_at)
               for a in recoveries(rt.store, now)]
     return [m for m in found if wanted is None or m.kind in wanted]

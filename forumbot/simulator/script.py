@@ -45,7 +45,15 @@ name, since it describes a game, not a forum)::
     message = "投票对象：汤圆\n投票理由：改主意了"
     at = "-50m"
 
-Posts are stored in file order (pids follow it); ``at`` sets each post's time. Users named
+    [[pms]]                               # a private message, e.g. a player's night action
+    from = "饺子"                          # to the bot (SPEC §10.2: 杀人 包子, 预言 汤圆, 放弃)
+    to = "计票机器人"
+    message = "杀人 包子"
+    at = "+13h"
+
+Posts are stored in file order (pids follow it); ``at`` sets each post's time. PMs are
+stored as the generation's UCenter stores them (both generations, in the site charset),
+with their ``at`` — a PM dated in the future is listed once the forum clock passes it. Users named
 as ``banned`` are banned after all posts are stored, so their posts show the 作者被禁止
 notice like the captured forum's 路人甲.
 """
@@ -73,7 +81,7 @@ class ScriptError(ValueError):
     """The script is malformed; the message names the entry and the field."""
 
 
-SCRIPT_TABLES = ("site", "users", "forums", "threads", "posts", "edits")
+SCRIPT_TABLES = ("site", "users", "forums", "threads", "posts", "edits", "pms")
 GAME_TABLES = ("game", "forum", "bot", "agent", "days", "policies")
 
 
@@ -82,7 +90,7 @@ def check_tables(data: dict[str, Any], source: str) -> None:
     if "game" in data:
         raise ScriptError(
             f"{source} 是游戏配置（里面有 [game]），不是模拟论坛的脚本：--script 只接受 "
-            "[site]、[[users]]、[[forums]]、[[threads]]、[[posts]] 和 [[edits]]"
+            "[site]、[[users]]、[[forums]]、[[threads]]、[[posts]]、[[edits]] 和 [[pms]]"
             "（见 forumbot simulate --help）；游戏配置要交给 forumbot run --config")
     unknown = [key for key in data if key not in SCRIPT_TABLES]
     if unknown:
@@ -200,6 +208,11 @@ def apply_script(sim: Simulator, script: dict[str, Any]) -> dict[str, int]:
             raise ScriptError(f"{where}：未知的帖子 {post!r}")
         sim.edit_post(keys[post], _need(entry, "message", where),
                       parse_when(entry.get("at"), base, where), entry.get("editor"))
+    for i, entry in enumerate(script.get("pms", [])):
+        where = f"pms[{i}]"
+        sender, to = _need(entry, "from", where), _need(entry, "to", where)
+        _run(where, lambda: sim.send_pm(sender, to, str(_need(entry, "message", where)),
+                                        parse_when(entry.get("at"), base, where)))
     for name in banned:
         sim.ban_user(name)
     return keys

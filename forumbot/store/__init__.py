@@ -16,6 +16,7 @@ from forumbot.store.days import DayChange, DaysMixin, StoredDay
 from forumbot.store.cards import CardsMixin, ProposalDecidedError, UnknownProposalError
 from forumbot.store.codec import NaiveDatetimeError
 from forumbot.store.identity import FOREIGN_GAME, STATE_CONFLICT, IdentityMixin
+from forumbot.store.nights import NightActionRecord, NightProposal, NightsMixin, ProposalStateError
 from forumbot.store.posts import PostsMixin, UnknownPostError
 from forumbot.store.records import (
     Actor,
@@ -37,7 +38,7 @@ from forumbot.store.schema import SCHEMA_VERSION, SchemaTooNewError, migrate, sc
 from forumbot.store.state import StateMixin
 
 
-class Store(PostsMixin, StateMixin, CardsMixin, IdentityMixin, AlarmsMixin, DaysMixin, StoreBase):
+class Store(PostsMixin, StateMixin, CardsMixin, IdentityMixin, AlarmsMixin, DaysMixin, NightsMixin, StoreBase):
     """One game's store. Every time is an argument (``at``/``seen_at``/``now``)."""
 
     def __enter__(self) -> Store:
@@ -58,6 +59,9 @@ __all__ = [
     "Event",
     "EventKind",
     "NaiveDatetimeError",
+    "NightActionRecord",
+    "NightProposal",
+    "ProposalStateError",
     "NightResult",
     "ProposalDecidedError",
     "ProposalState",

@@ -318,7 +318,42 @@ def _v10_outbox_new_threads(db: sqlite_utils.Database) -> None:
     db.execute("ALTER TABLE outbox ADD COLUMN fid INTEGER")
     db.execute("ALTER TABLE outbox ADD COLUMN subject TEXT")
     db.execute("ALTER TABLE outbox ADD COLUMN original_subject TEXT")
-def _v13_days(db: sqlite_utils.Database) -> None:
+
+
+def _v11_nights(db: sqlite_utils.Database) -> None:
+    """The nights the bot runs (``forumbot.store.nights``, SPEC §10.2–10.3): the actions as
+    they arrived (append-only; retracted, never deleted), the players' PMs handled (by
+    pmid), what each player was told (exactly once, by key), the nights' proposals and
+    the 双身份 players' order of their two identities."""
+    db["night_actions"].create(
+        {"id": int, "night": int, "actor": str, "skill": str, "targets": str, "at": str, "source": str,
+         "pmid": int, "text": str, "entered_by": str, "entered_at": str, "retracted_at": str, "retract_why": str},
+        pk="id", not_null={"night", "actor", "skill", "targets", "at", "source", "entered_by", "entered_at"},
+    )
+    db["night_actions"].create_index(["night", "id"])
+    db.execute("CREATE UNIQUE INDEX idx_night_actions_pmid ON night_actions (pmid) WHERE pmid IS NOT NULL")
+    db["night_messages"].create(
+        {"pmid": int, "from_uid": int, "player": str, "at": str, "text": str, "effect": str, "handled_at": str},
+        pk="pmid", not_null={"from_uid", "player", "text", "effect", "handled_at"},
+    )
+    db["night_told"].create(
+        {"key": str, "kind": str, "recipient": str, "pm_id": int, "told_at": str},
+        pk="key", not_null={"kind", "recipient", "told_at"},
+    )
+    db["night_proposals"].create(
+        {"id": int, "night": int, "version": int, "hash": str, "json": str, "proposed_at": str, "state": str,
+         "decided_at": str, "decided_by": str, "events": str},
+        pk="id", not_null={"night", "version", "hash", "json", "proposed_at", "state"},
+    )
+    db["night_proposals"].create_index(["night", "version"], unique=True)
+    # 双身份: which of their two identities a player put first (by PM, or the director).
+    db["night_orders"].create(
+        {"player": str, "first": str, "at": str, "pmid": int, "entered_by": str, "entered_at": str},
+        pk="player", not_null={"first", "at", "entered_by", "entered_at"},
+    )
+
+
+def _v12_days(db: sqlite_utils.Database) -> None:
     """The game's days (SPEC §11) as the bot keeps them: each day's start, deadline and
     change freeze (the config's calendar with the director's changes), the threads the bot
     opened (or the config named), the closing post's pid, whether the voting thread is
@@ -364,7 +399,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     _v8_notify,
     _v9_state_id,
     _v10_outbox_new_threads,
-    _v13_days,
+    _v11_nights,
+    _v12_days,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

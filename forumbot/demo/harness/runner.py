@@ -311,6 +311,20 @@ def _director_acts(rt: Runtime, action, now: datetime) -> None:
         director.announcement_draft(rt, action.spec.day, now)
 
 
+def _confirm_nights(rt: Runtime, now: datetime) -> None:
+    """A game whose nights the bot runs: the director confirms each night's proposal once
+    it is final (nothing can change it any more), as ``forumbot night --confirm N``."""
+    from forumbot.game import nightrun
+
+    if not nightrun.active(rt):
+        return
+    for status in nightrun.status_of(rt, now):
+        if status.proposal is not None and status.proposal.state == "proposed" and status.result is not None \
+                and status.result.final:
+            nightrun.confirm(rt, status.night, now, actor="director", version=status.proposal.version)
+            director.announcement_draft(rt, status.night + 1, now)
+
+
 def _director(game: PlanGame, clock: AcceleratedClock, stop: threading.Event, run: KillRun) -> None:
     rt = open_runtime(game.config, clock=clock)
     try:
@@ -319,6 +333,7 @@ def _director(game: PlanGame, clock: AcceleratedClock, stop: threading.Event, ru
                 for draft in director.waiting(rt):
                     if draft.state is DraftState.DRAFT:
                         director.approve(rt, draft.id, clock.now())
+                _confirm_nights(rt, clock.now())
             except Exception as exc:  # noqa: BLE001 - reported, the run goes on
                 run.thread_errors.append(f"director: {type(exc).__name__}: {exc}")
             time.sleep(0.01)

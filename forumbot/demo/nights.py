@@ -1,0 +1,73 @@
+"""A three-day 14人简易 game whose nights are played by the players' PMs to the bot
+(``python -m forumbot.demo --nights``; the end-to-end tests' too).
+
+Fourteen players, the rule set's own composition (狼人 ×4, 预言家, 女巫, 长老, 村民 ×7), the
+identities in a 0600 file beside the config and told to each player by PM. The players
+vote in the threads by day and send their actions to the bot by PM at night; the director
+only approves the drafts and confirms the bot's resolution of each night.
+
+* Day 1 elects 饺子 sheriff.
+* Night 1: a villager tries 杀人 (no skill, told so); the wolves disagree at first (春卷
+  orders Alice) and then all name 汤圆 — the pack's order is final at once, and the witch
+  is told 通灵 then; the seer learns 包子 is 非村民阵营; the witch passes. 汤圆 is out.
+* Day 2: 包子 is voted out.
+* Night 2: the wolves kill the elder 馄饨 (marked, stays: 指杀第一次无效), 包子 — out — sends
+  an order (not counted), the witch poisons 春卷 (out), 油条 never orders.
+* Day 3: 月饼 is voted out.
+"""
+
+from __future__ import annotations
+
+from forumbot.demo.scenario import DayPlan, GamePlan, _day_threads, at, night_pm, vote
+
+PLAYERS14 = ("饺子", "包子", "汤圆", "Alice", "bob_2", "月饼", "小笼包", "烧卖", "春卷", "Carol", "油条", "麻花",
+             "馄饨", "粽子")
+WOLVES = ("包子", "月饼", "春卷", "油条")
+SEER, WITCH, ELDER = "小笼包", "Carol", "馄饨"
+SHEET14: dict[str, str] = {p: ("狼人" if p in WOLVES else "预言家" if p == SEER else "女巫" if p == WITCH
+                               else "长老" if p == ELDER else "村民") for p in PLAYERS14}
+DAYS14 = tuple(DayPlan(n, at(n, "09:00"), at(n, "21:30")) for n in (1, 2, 3))
+# What the players are told back, and what the director confirms (the tests check them).
+EXPECTED_OUT = {1: "饺子", 2: "包子", 3: "月饼"}  # day 1: the sheriff
+NIGHT_OUTS = {1: ("汤圆",), 2: ("春卷",)}
+NIGHT_MARKS = {2: ("馄饨",)}
+
+
+def _votes(day: int, living: tuple[str, ...], target: str, against: str, dissent: tuple[str, ...]) -> list:
+    out = []
+    for k, who in enumerate(living):
+        hhmm = f"{10 + k // 3:02d}:{(k % 3) * 20 + 5:02d}"
+        pick = against if who in dissent or who == target else target
+        if pick == who:
+            pick = against
+        out.append(vote(day, hhmm, who, pick, "看了一天发言"))
+    return out
+
+
+def nights_plan() -> GamePlan:
+    a = []
+    everyone = PLAYERS14
+    a += _votes(1, everyone, "饺子", "包子", dissent=("包子", "春卷", "麻花"))
+    a += [
+        night_pm(1, "21:35", "麻花", "杀人 饺子"),  # a villager: 没有这个技能
+        night_pm(1, "21:40", "包子", "杀人 汤圆"),
+        night_pm(1, "21:45", "月饼", "杀人 汤圆"),
+        night_pm(1, "21:50", "春卷", "杀人 Alice"),
+        night_pm(1, "21:52", SEER, "预言 包子"),
+        night_pm(1, "22:00", "油条", "杀人 汤圆"),
+        night_pm(1, "22:10", "春卷", "杀人 汤圆"),  # now all four name 汤圆: final at once
+        night_pm(1, "23:30", WITCH, "放弃"),
+    ]
+    living2 = tuple(p for p in everyone if p != "汤圆")
+    a += _votes(2, living2, "包子", "Alice", dissent=("月饼", "春卷", "油条"))
+    a += [
+        night_pm(2, "21:40", "月饼", "杀人 馄饨"),
+        night_pm(2, "21:45", "包子", "杀人 粽子"),  # out since the vote: 行动者已出局
+        night_pm(2, "21:50", "春卷", "杀人 馄饨"),
+        night_pm(2, "21:55", SEER, "预言 月饼"),
+        night_pm(2, "22:30", WITCH, "毒药 春卷"),
+    ]
+    living3 = tuple(p for p in living2 if p not in ("包子", "春卷"))
+    a += _votes(3, living3, "月饼", "饺子", dissent=("油条",))
+    return GamePlan(PLAYERS14, DAYS14, _day_threads(3), sorted(a, key=lambda x: x.when), at(3, "22:30"),
+                    expected_out=dict(EXPECTED_OUT), ruleset="simple14", identities=dict(SHEET14), tell_by_pm=True)

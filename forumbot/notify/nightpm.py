@@ -1,0 +1,344 @@
+"""The nights by forum PM (SPEC §10.1–10.3): the role accounts' actions read once per pass,
+each answered once, the feedback sent once when known, the identities told once, and the
+night's proposal sent to the director.
+
+One pass (``NightPm.tick``, called by the ``Notifier`` before the director's PMs):
+
+1. **Read.** The conversations with players: those the inbox lists as unread (one
+   request), those that may act in a night still open (a read each — a message of the
+   current second is not listed, and opening a conversation clears its unread mark, so
+   the unread list alone would lose it), and those read last pass (read once more for the
+   same reason). Reading starts one read behind the newest id seen; a message is handled
+   once, by its pmid.
+2. **Rule.** Each line of a player's message is an action (``杀人 包子``, ``预言 汤圆``,
+   ``放弃`` …; names matched as votes are) or, in 双身份 before day 1, the order of the
+   player's two identities (``第一身份 女巫``). The action is filed for the night it falls
+   in and ruled as the night stood when it was sent — counted, or kept with its reason
+   (§10.6) — and the sender is answered by PM: ``已收到：杀人 包子`` / ``未计入：…（why）``.
+   The action, the message's record, the answer's PM row and the note that it was told are
+   written in ONE transaction: a message read twice, or a pass killed halfway, is answered
+   once.
+3. **Tell.** Feedback to its owner as soon as the judge knows it (预言 at once, 通灵 when the
+   pack's kill is final), exactly once by its key; each player's identity (and the pack)
+   when ``[identities].tell_by_pm``, once; the night's proposal to the director when it is
+   new or changed, with the code to confirm it (``确认 CODE``, or ``确认 夜N``).
+
+The PMs go through the director's ``PmBox`` (exactly once, marker and settle). Who is
+who: a player's uid from the game's posts, else from the inbox; a player the bot has no
+uid for yet is told as soon as one is known.
+
+Secret: what is read and sent here names identities and actions. It goes to its owner
+and the director only; the log lines say how many, never who or what.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
+
+from engine.names import NameTable
+from engine.night import Chronicle, ChronicleError, read_order
+from engine.night.identities import read_identity
+from forumbot.game import nightrun
+from forumbot.game.state import current_state
+from parsers.commands import clean
+from parsers.pm import PrivateMessage
+
+if TYPE_CHECKING:  # pragma: no cover
+    from forumbot.notify.notifier import Notifier, PassResult
+
+__all__ = ["NightPm", "ORDER_LINE"]
+
+log = logging.getLogger("forumbot.notify")
+
+PURPOSE = "night"  # the PM rows this module queues (notify_pms.purpose)
+# 双身份: a player orders their two identities (由演员决定身份的顺序) — 第一身份 女巫 / 顺序 女巫 狼人
+ORDER_LINE = re.compile(r"^\s*(?:第一身份|身份顺序|顺序|排序)\s*[:：]?\s*(?P<first>[^\s,，、/]+)")
+OPEN_AFTER_NIGHT = timedelta(minutes=30)  # a night's conversations are read this long after its last phase
+
+
+@dataclass
+class NightPass:
+    """What one pass did (for the notifier's report and tests)."""
+
+    read: int = 0  # player messages handled
+    queued: list[int] = field(default_factory=list)  # PM rows queued
+
+
+class NightPm:
+    def __init__(self, notifier: Notifier) -> None:
+        self.notifier = notifier
+        self.rt = notifier.rt
+
+    @property
+    def active(self) -> bool:
+        return nightrun.active(self.rt)
+
+    # ------------------------------------------------------------------ the pass
+
+    def tick(self, now: datetime, result: PassResult | None = None) -> NightPass:
+        done = NightPass()
+        if not self.active or self.notifier.client is None:
+            return done
+        uids = self.player_uids()
+        self._read(uids, now, done)
+        ch = nightrun.chronicle(self.rt)
+        self._feedback(ch, uids, now, done)
+        self._identities(uids, now, done)
+        self._proposals(ch, now, done)
+        if result is not None:
+            result.queued += done.queued
+        if done.read or done.queued:
+            log.info("夜晚站内信：处理玩家消息 %d 条，排队发出 %d 条", done.read, len(done.queued))
+        return done
+
+    # ------------------------------------------------------------------ who is who
+
+    def player_uids(self) -> dict[str, int]:
+        """Each player's forum uid, where known: from the game's posts (their own name),
+        else as the inbox gave it (kept in the store)."""
+        store = self.rt.store
+        players = nightrun.sheet_of(self.rt).players
+        known: dict[str, int] = json.loads(store.get_meta("nights:uids") or "{}")
+        for row in store.db.query("SELECT DISTINCT author, author_uid FROM posts WHERE author_uid IS NOT NULL"):
+            if row["author"] in players and row["author"] not in known:
+                known[row["author"]] = int(row["author_uid"])
+        return {p: known[p] for p in players if p in known}
+
+    def _learn_uid(self, name: str | None, uid: int) -> None:
+        store = self.rt.store
+        known: dict[str, int] = json.loads(store.get_meta("nights:uids") or "{}")
+        if name and known.get(name) != uid:
+            known[name] = uid
+            store.set_meta("nights:uids", json.dumps(known, ensure_ascii=False, sort_keys=True))
+
+    # ------------------------------------------------------------------ reading
+
+    def _watched(self, uids: dict[str, int], now: datetime) -> set[int]:
+        """The players who may act in a night still open (or a triggered skill's window)."""
+        mode = nightrun.mode_of(self.rt)
+        state = current_state(self.rt.config, self.rt.store)
+        try:
+            ch = nightrun.chronicle(self.rt, state)
+        except ChronicleError:
+            return set()
+        watched: set[int] = set()
+        position = ch.position(now)
+        for night in nightrun.nights_begun(state, now):
+            proposal = self.rt.store.night_proposal(night)
+            if proposal is not None and proposal.state in ("confirmed", "corrected"):
+                continue
+            try:
+                plan = ch.night(night).plan
+            except ChronicleError:
+                continue
+            if now > plan.end + OPEN_AFTER_NIGHT:
+                continue
+            for player in position.living:
+                if player in uids and (mode.skills_now(position, player, night) or player in mode.pack(position)):
+                    watched.add(uids[player])
+        for day in state.days:
+            try:
+                report = ch.day(day.number, now)
+            except ChronicleError:
+                continue
+            watched |= {uids[t.player] for t in report.awaiting if t.player in uids}
+        return watched
+
+    def _read(self, uids: dict[str, int], now: datetime, done: NightPass) -> None:
+        client = self.notifier.client
+        assert client is not None
+        by_uid = {uid: player for player, uid in uids.items()}
+        players = set(nightrun.sheet_of(self.rt).players)
+        targets = set(self._watched(uids, now))
+        targets |= set(json.loads(self.rt.store.get_meta("nights:reread") or "[]"))
+        for conversation in client.unread_conversations():
+            if conversation.uid == client.uid:
+                continue
+            if conversation.uid not in by_uid and conversation.name in players:
+                self._learn_uid(conversation.name, conversation.uid)
+                by_uid[conversation.uid] = conversation.name  # type: ignore[assignment]
+            if conversation.uid in by_uid:
+                targets.add(conversation.uid)
+        director = self.notifier.known_uid
+        reread: list[int] = []
+        state = current_state(self.rt.config, self.rt.store)
+        for uid in sorted(targets):
+            if uid == director or uid not in by_uid:
+                continue
+            messages = self._conversation(uid)
+            fresh = [m for m in messages if not m.own and not self.rt.store.night_message_handled(m.id)]
+            deferred = []
+            for message in fresh:
+                night = nightrun.night_for(state, message.time)
+                if night is not None and nightrun.waits_for_day(self.rt, night, now, state):
+                    deferred.append(message.id)  # answered once the day's vote-out is known
+                    continue
+                self._handle(by_uid[uid], uid, message, now, done)
+            if fresh:
+                reread.append(uid)
+            if deferred:  # read again from before the first one kept waiting
+                self.rt.store.set_meta(f"nights:since:{uid}", str(min(deferred) - 1))
+        self.rt.store.set_meta("nights:reread", json.dumps(reread))
+
+    def _conversation(self, uid: int) -> list[PrivateMessage]:
+        """The conversation from one read behind the newest id seen."""
+        client = self.notifier.client
+        assert client is not None
+        store = self.rt.store
+        since = self.notifier.meta_int(f"nights:since:{uid}")
+        messages = client.read_conversation(uid, since_id=since)
+        top = max([m.id for m in messages] + [self.notifier.meta_int(f"nights:top:{uid}") or 0])
+        previous = self.notifier.meta_int(f"nights:top:{uid}")
+        if previous is not None:
+            store.set_meta(f"nights:since:{uid}", str(previous))
+        store.set_meta(f"nights:top:{uid}", str(top))
+        # The PM box looks for an interrupted send after the newest id known in the conversation.
+        known = self.notifier.conversation_top(uid) or 0
+        store.set_meta(f"notify:top:{uid}", str(max(known, top)))
+        return messages
+
+    # ------------------------------------------------------------------ one message
+
+    def _handle(self, player: str, uid: int, message: PrivateMessage, now: datetime, done: NightPass) -> None:
+        rt = self.rt
+        mode = nightrun.mode_of(rt)
+        assert mode is not None
+        text = clean(message.text, self.notifier.pmbox.recent_texts())
+        lines = [line.strip() for line in text.split("\n") if line.strip()]
+        answers: list[str] = []
+        effects: list[dict[str, object]] = []
+        with rt.store.write():
+            if rt.store.night_message_handled(message.id):
+                return
+            state = current_state(rt.config, rt.store)
+            names = NameTable(state)
+            for line in lines or [""]:
+                order = ORDER_LINE.match(line)
+                if order is not None and mode.layers > 1:
+                    said, effect = self._order(player, order.group("first"), message, state, now)
+                    answers.append(said)
+                    effects.append(effect)
+                    continue
+                reading = read_order(line, mode, names)
+                if not reading.ok:
+                    answers.append(f"未读懂「{line}」：{reading.message}" if line else reading.message)
+                    effects.append({"result": "not_understood", "problem": str(reading.problem)})
+                    continue
+                night = nightrun.night_for(state, message.time)
+                if night is None:
+                    answers.append(f"未计入：{reading.message}（游戏还没有开始，没有可以行动的夜晚）")
+                    effects.append({"result": "no_night"})
+                    continue
+                assert reading.skill is not None
+                filed = nightrun.file_action(rt, night, player, reading.skill, reading.targets, at=message.time,
+                                             now=now, source="pm", entered_by=nightrun.PLAYER_PM,
+                                             pmid=message.id if len(lines) <= 1 else None, text=line)
+                answers.append(filed.answer(mode))
+                effects.append({"result": "filed", "action": filed.record.id,
+                                "counted": bool(filed.ruling and filed.ruling.counted)})
+            rt.store.record_night_message(message.id, from_uid=uid, player=player, at=message.time, text=message.text,
+                                          effect={"lines": effects}, now=now)
+            key = f"answer:{message.id}"
+            if rt.store.night_told(key) is None:
+                rows = self._queue(uid, "\n".join(answers), now, {"answering": [message.id]})
+                rt.store.mark_night_told(key, kind="answer", to=player, pm_id=rows[0], now=now)
+                done.queued += rows
+        done.read += 1
+
+    def _order(self, player: str, word: str, message: PrivateMessage, state, now: datetime
+               ) -> tuple[str, dict[str, object]]:
+        """双身份: ``player`` puts ``word`` first — before day 1 starts, one of their own two."""
+        rt = self.rt
+        mode = nightrun.mode_of(rt)
+        assert mode is not None
+        sheet = rt.config.identities  # type: ignore[attr-defined]
+        hand = sheet.hand(player)
+        first = read_identity(word)
+        day_one = min((d.start for d in state.days), default=None)
+        if day_one is not None and message.time >= day_one:
+            return (f"未计入：第一身份 {word}（第一日已经开始，身份顺序不能再改）", {"result": "order_late"})
+        if first is None or first not in hand:
+            names = " / ".join(mode.name(i) for i in hand)
+            return (f"未计入：第一身份 {word}（你的身份是 {names}）", {"result": "order_not_yours"})
+        rt.store.set_identity_order(player, first.value, at=message.time, entered_by=nightrun.PLAYER_PM, now=now,
+                                    pmid=message.id)
+        rest = [mode.name(i) for i in hand if i is not first] or [mode.name(first)]
+        return (f"已收到：第一身份 {mode.name(first)}（第二身份：{rest[0]}）", {"result": "ordered"})
+
+    # ------------------------------------------------------------------ telling
+
+    def _queue(self, uid: int, body: str, now: datetime, detail: dict[str, object]) -> list[int]:
+        rows = self.notifier.pmbox.queue(uid, body, purpose=PURPOSE, now=now, charset=self.notifier._charset(),
+                                         detail=detail)
+        return [r.id for r in rows]
+
+    def _tell_once(self, key: str, kind: str, player: str, uid: int, body: str, now: datetime,
+                   done: NightPass) -> None:
+        store = self.rt.store
+        with store.write():
+            if store.night_told(key) is not None:
+                return
+            rows = self._queue(uid, body, now, {"night_told": key})
+            store.mark_night_told(key, kind=kind, to=player, pm_id=rows[0], now=now)
+            done.queued += rows
+
+    def _feedback(self, ch: Chronicle, uids: dict[str, int], now: datetime, done: NightPass) -> None:
+        mode = nightrun.mode_of(self.rt)
+        assert mode is not None
+        for night in sorted(ch.nights):
+            try:
+                judgement = ch.judge(night, now)
+            except ChronicleError:
+                continue
+            for feedback in judgement.feedback:
+                if feedback.to not in uids:
+                    continue
+                key = f"feedback:{night}:{feedback.skill.value}:{feedback.to}:{feedback.about or ''}"
+                body = f"第{night}晚 {feedback.text(mode.skill_name)}"
+                self._tell_once(key, "feedback", feedback.to, uids[feedback.to], body, now, done)
+
+    def _identities(self, uids: dict[str, int], now: datetime, done: NightPass) -> None:
+        rt = self.rt
+        if not getattr(rt.config, "tell_by_pm", False):
+            return
+        mode = nightrun.mode_of(rt)
+        assert mode is not None
+        sheet = rt.config.identities  # type: ignore[attr-defined]
+        for player in sheet.players:
+            if player not in uids:
+                continue
+            briefing = mode.briefing(sheet, player, ordering=mode.layers > 1)
+            body = briefing.text()
+            if briefing.ordering:
+                body += f"（排序请回复「第一身份 {briefing.identities[0]}」这样的一行。）"
+            body += "夜晚行动请发站内信给机器人，一行一个，例如「杀人 名字」「预言 名字」「放弃」。"
+            self._tell_once(f"identity:{player}", "identity", player, uids[player], body, now, done)
+
+    def _proposals(self, ch: Chronicle, now: datetime, done: NightPass) -> None:
+        rt = self.rt
+        notifier = self.notifier
+        state = current_state(rt.config, rt.store)
+        for night in nightrun.nights_begun(state, now):
+            proposal, _, _ = nightrun.propose(rt, night, now, ch=ch)
+            if proposal is None or proposal.state != "proposed":
+                continue
+            director = notifier.director_uid(now) if notifier.settings.enabled else None
+            if director is None:
+                continue
+            key = f"proposal:{night}:{proposal.version}"
+            with rt.store.write():
+                if rt.store.night_told(key) is not None:
+                    continue
+                code = notifier.codes.event_code({"kind": "night_proposal", "night": night,
+                                                  "version": proposal.version, "command": f"确认 夜{night}"},
+                                                 at=now)
+                lines = nightrun.proposal_lines(proposal.data, night=night, state=proposal.state,
+                                                version=proposal.version)
+                lines.append(f"确认请回复「确认 {code}」（或「确认 夜{night}」）；要改就直接录入这晚的结果"
+                             f"（夜晚 第{night + 1}日 出局：……），以你录入的为准")
+                self._tell_once(key, "proposal", "director", director, "\n".join(lines), now, done)

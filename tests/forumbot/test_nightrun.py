@@ -1,0 +1,134 @@
+"""forumbot.game.nightrun without a forum: actions filed and ruled as they stood when sent,
+the proposal once the night is ready (versioned by content), confirmation into the next
+day's night entry, the director's hand entry standing, and — a property — the proposal
+resolved from the stored actions after a restart is the one proposed before it."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from engine.night import Skill
+from forumbot.game import director, nightrun
+from forumbot.game.gamelog import DirectorError
+from forumbot.game.runtime import open_runtime
+from forumbot.store.records import EventKind
+from tests.engine.night_builders import SEER14, SIMPLE, WITCH14, WOLVES14, at
+from tests.forumbot.identity_support import simple_game
+
+
+def runtime(tmp: Path, *, day_one: bool = True):
+    config = simple_game(tmp, extra=f'[agent]\ndatabase = "{tmp / "g.sqlite"}"\n')
+    rt = open_runtime(config)
+    if day_one and not rt.store.events():
+        # day 1's result as the agent records it once the final count is approved
+        rt.store.append_event(1, EventKind.SHERIFF, {"source": "result", "why": "vote", "player": SIMPLE[8]},
+                              actor="bot", at=at(2, 21, 31), game_at=at(2, 21, 30))
+    return rt
+
+
+@pytest.fixture
+def rt(tmp_path):
+    r = runtime(tmp_path)
+    yield r
+    r.close()
+
+
+def pm(rt, night, actor, skill, target, when, pmid):
+    with rt.store.write():
+        return nightrun.file_action(rt, night, actor, skill, [target] if target else [], at=when, now=when,
+                                    source="pm", entered_by=nightrun.PLAYER_PM, pmid=pmid, text="…")
+
+
+def test_nightrun__a_pm_is_ruled_as_it_stood_when_sent(rt):
+    mode = nightrun.mode_of(rt)
+    kill = pm(rt, 1, WOLVES14[0], Skill.KILL, "馄饨", at(2, 21, 40), 11)
+    assert kill.answer(mode) == "已收到：杀人 馄饨"
+    early = pm(rt, 1, SEER14, Skill.DIVINE, "饺子", at(2, 20, 0), 12)
+    assert early.answer(mode).startswith("未计入：预言 饺子（夜晚开始前发出")
+    villager = pm(rt, 1, SIMPLE[9], Skill.KILL, "饺子", at(2, 21, 41), 13)
+    assert "没有这个技能" in villager.answer(mode)
+    again = pm(rt, 1, WOLVES14[0], Skill.KILL, "馄饨", at(2, 21, 40), 11)
+    assert again.record.id == kill.record.id  # one PM, one action
+
+
+def test_nightrun__the_night_is_proposed_confirmed_and_becomes_the_morning_entry(rt):
+    pm(rt, 1, WOLVES14[1], Skill.KILL, "春卷", at(2, 21, 40), 1)
+    pm(rt, 1, SEER14, Skill.DIVINE, "饺子", at(2, 21, 45), 2)
+    proposal, new, result = nightrun.propose(rt, 1, at(2, 22, 0))
+    assert proposal is None and not result.ready  # the witch has until 08:00
+    pm(rt, 1, WITCH14, Skill.PASS, None, at(2, 23, 0), 3)
+    proposal, new, result = nightrun.propose(rt, 1, at(2, 23, 10))
+    assert new and proposal.version == 1 and proposal.data["out"] == ["春卷"]
+    assert nightrun.propose(rt, 1, at(2, 23, 20))[1] is False  # unchanged: no new version
+    text = "\n".join(nightrun.proposal_lines(proposal.data, night=1, version=1))
+    assert "春卷（村民）出局，原因：杀人" in text
+    done = nightrun.confirm(rt, 1, at(3, 7, 0), actor="director", version=1)
+    assert done.state == "confirmed" and rt.store.night_result(2).out == ("春卷",)
+    with pytest.raises(DirectorError, match="已经确认"):
+        nightrun.confirm(rt, 1, at(3, 7, 5), actor="director")
+
+
+def test_nightrun__the_directors_own_entry_stands(rt):
+    pm(rt, 1, WOLVES14[0], Skill.KILL, "春卷", at(2, 21, 40), 1)
+    pm(rt, 1, WITCH14, Skill.PASS, None, at(2, 21, 50), 2)
+    pm(rt, 1, SEER14, Skill.PASS, None, at(2, 21, 51), 3)
+    assert nightrun.propose(rt, 1, at(2, 22, 0))[0] is None  # the other wolves may still order until 23:00
+    assert nightrun.propose(rt, 1, at(2, 23, 5))[0].state == "proposed"
+    director.record_night(rt, 2, ["油条"], at(2, 23, 6))
+    proposal, new, _ = nightrun.propose(rt, 1, at(2, 23, 10))
+    assert proposal.state == "corrected" and not new
+    with pytest.raises(DirectorError, match="以导演录入的为准"):
+        nightrun.confirm(rt, 1, at(2, 23, 20), actor="director")
+
+
+def test_nightrun__the_night_waits_for_its_days_vote_result(tmp_path):
+    rt = runtime(tmp_path, day_one=False)
+    try:
+        pm(rt, 1, WOLVES14[0], Skill.KILL, "春卷", at(2, 21, 40), 1)
+        assert nightrun.waits_for_day(rt, 1, at(2, 23, 30))
+        assert nightrun.propose(rt, 1, at(2, 23, 30))[2] is None  # not resolved on a game missing the vote
+        assert not nightrun.waits_for_day(rt, 1, at(3, 4, 0))  # six hours on: the game as recorded goes on
+    finally:
+        rt.close()
+
+
+def test_nightrun__the_director_enters_an_action(rt):
+    filed = nightrun.director_action(rt, "行动 烧卖 毒药 饺子", at(2, 22, 0), actor="director")
+    assert (filed.record.actor, filed.record.skill, filed.record.by_director) == (WITCH14, "poison", True)
+    assert filed.ruling.counted
+    with pytest.raises(DirectorError, match="不是玩家"):
+        nightrun.director_action(rt, "行动 无名 毒药 饺子", at(2, 22, 0), actor="director")
+
+
+ACTORS = [(WOLVES14[0], Skill.KILL), (WOLVES14[2], Skill.KILL), (SEER14, Skill.DIVINE), (WITCH14, Skill.SAVE),
+          (WITCH14, Skill.POISON), (WITCH14, Skill.PASS)]
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.lists(st.tuples(st.sampled_from(ACTORS), st.sampled_from(SIMPLE), st.integers(-30, 700)),
+                min_size=1, max_size=8))
+def test_nightrun__resolving_the_stored_actions_after_a_restart_gives_the_same_proposal(tmp_path_factory, acts):
+    tmp = tmp_path_factory.mktemp("restart")
+    now = at(3, 8, 30)
+    rt = runtime(tmp)
+    try:
+        for k, ((actor, skill), target, minutes) in enumerate(acts):
+            when = at(2, 21, 30) + timedelta(minutes=minutes)
+            pm(rt, 1, actor, skill, None if skill is Skill.PASS else target, when, 100 + k)
+        before, _, result = nightrun.propose(rt, 1, now)
+        rulings = [nightrun.ruling_of(rt, r) for r in rt.store.night_actions()]
+    finally:
+        rt.close()
+    rt = runtime(tmp)  # a restart: a new process opens the same files
+    try:
+        again = nightrun.chronicle(rt).resolve(1, now)
+        assert again.to_json() == result.to_json()
+        assert [nightrun.ruling_of(rt, r) for r in rt.store.night_actions()] == rulings
+        assert rt.store.night_proposal(1) == before
+        assert nightrun.proposal_data(again, nightrun.current_state(rt.config, rt.store)) == before.data
+    finally:
+        rt.close()
