@@ -115,11 +115,17 @@ def with_game_days(config: GameConfig) -> GameConfig:
     store is only read."""
     import sqlite3
 
+    from forumbot.config.gamefile import ConfigError
     from forumbot.config.settings import load_settings
     from forumbot.game.days import with_store_days
     from forumbot.store import Store
 
-    database = Path(load_settings(config).agent.database)
+    try:
+        database = Path(load_settings(config).agent.database)
+    except ConfigError:
+        # An offline recount needs no [bot] (SPEC §7: outside scripts run it on a config
+        # of days and pages): a config the agent could not run has no store of its own.
+        return config
     if not database.is_file():
         return config
     try:
