@@ -189,6 +189,7 @@ def test_actions__read():
     (('at = "2026-12-02T21:50:00+08:00"', 'at = "昨晚"'), "[[actions]] #1.at", "不是日期时间"),
     (('target = "馄饨"', 'target = ["馄饨", "饺子"]'), "[[actions]] #1.target", "1 个目标"),
     (('target = "馄饨"', 'targte = "馄饨"'), "[[actions]] #1.targte", "未知的键"),
+    (('night = 1\nactor = "饺子"', 'night = 9\nactor = "饺子"'), "[[actions]] #1.night", "没有配置第9日"),
 ])
 def test_action_errors__name_the_entry(change, key, words):
     text = game_toml(identities=inline(SIMPLE_TABLE), extra=ACTIONS.replace('target = "饺"', 'target = "饺子"'))
