@@ -18,7 +18,7 @@ from forumbot.game.runtime import open_runtime
 from forumbot.commands._console import line as styled, terminal
 from forumbot.game import director as lib
 from forumbot.game.alarms import forum_words
-from forumbot.game.nights import secrets_lines, secrets_view
+from forumbot.game.nights import game_actions, secrets_lines, secrets_view
 from forumbot.game.state import current_state
 from forumbot.store.marker import strip_marker
 from forumbot.game.views import format_time
@@ -174,7 +174,7 @@ def status(config_path: str, as_json: bool, every: bool, games_dir: str | None, 
 
 def _secrets(rt) -> dict | None:
     """The identities, the nights' actions and the win: only with --secrets (SPEC §10.1)."""
-    return secrets_view(rt.config, current_state(rt.config, rt.store))
+    return secrets_view(rt.config, current_state(rt.config, rt.store), game_actions(rt))
 
 
 def _alarms_json(rt, s) -> dict:
