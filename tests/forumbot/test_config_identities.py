@@ -214,3 +214,16 @@ def test_event_cause_accepted_and_checked():
 def test_dual_inline_pairs():
     config = parse_config(game_toml("dual", DUAL, identities=inline(DUAL_TABLE)))
     assert config.identities is not None and config.identities.hand("戊") == (Identity.ELDER, Identity.HUNTER)
+
+
+def test_s09_sheet_entered_with_the_thiefs_cards(tmp_path: Path):
+    """S09: the director enters the deal (24 cards, 21 players); the thief's two cards are
+    a key of the file, not a player."""
+    from tests.engine.night_builders import S09_PLAYERS, S09_TABLE
+
+    write_sheet(tmp_path / "s.toml", S09_TABLE)
+    (tmp_path / "g.toml").write_text(game_toml("s09", S09_PLAYERS, identities='[identities]\nfile = "s.toml"\n'),
+                                     encoding="utf-8")
+    config = load_config(tmp_path / "g.toml")
+    assert config.identities is not None and config.identities.first("春卷") is Identity.THIEF
+    assert dict(config.identities.options)["盗贼底牌"]
