@@ -12,6 +12,7 @@ import re
 from datetime import datetime, timedelta
 from pathlib import Path
 
+import httpx
 import pytest
 
 from engine.night import Identity
@@ -41,6 +42,7 @@ class Table:
 
     def __init__(self, tmp: Path, discuz: str, charset: str, extra: str = "") -> None:
         self.tmp = tmp
+        self.charset = charset
         self.clock = SimClock(start=at(1, 8, 0))
         self.sim = Simulator(clock=self.clock, discuz=discuz, charset=charset)
         for name in (DIRECTOR, BOT, *SIMPLE):
@@ -121,10 +123,26 @@ def table(request, tmp_path, monkeypatch):
 
 
 def reveal_from(post: str) -> str:
-    """What a player saves from the end post: the code box's lines, each ending in a newline."""
-    box = re.search(r"\[code\]\n?(.*?)\n?\[/code\]", post, re.S)
+    """The end post's code box as written (BBCode), each line ending in a newline."""
+    box = re.search(r"\[code\](.*?)\[/code\]", post, re.S)
     assert box, post
     return "".join(line + "\n" for line in box.group(1).split("\n"))
+
+
+def reveal_on_the_page(table: Table) -> str:
+    """What a player copies from the thread page (「复制代码」: the box's lines) and saves
+    as a text file: each line ending in a newline."""
+    from bs4 import BeautifulSoup
+
+    path = (f"viewthread.php?tid={table.progress}" if table.sim.discuz == "7.2"
+            else f"forum.php?mod=viewthread&tid={table.progress}")
+    page = httpx.get(table.rt.config.forum.base_url + path).content.decode(table.charset)
+    boxes = BeautifulSoup(page, "html.parser").select("div.blockcode ol")
+    assert len(boxes) == 2, page  # the seal's commitment, the end's reveal
+    lines = [li.get_text() for li in boxes[1].find_all("li")]
+    # <li>a<li>b: each li's text holds the ones nested after it; the line is its own part.
+    own = [full[: len(full) - len(lines[k + 1])] if k + 1 < len(lines) else full for k, full in enumerate(lines)]
+    return "".join(line + "\n" for line in own)
 
 
 def test_sealed_deal__commitment_at_the_start_reveal_at_the_end(table):
@@ -162,6 +180,7 @@ def test_sealed_deal__commitment_at_the_start_reveal_at_the_end(table):
     assert "【游戏结束】村民阵营获胜" in end and "判定：" in end and commitment in end
     revealed = reveal_from(end)
     assert hashlib.sha256(revealed.encode("utf-8")).hexdigest() == commitment
+    assert reveal_on_the_page(table) == revealed
     assert revealed.startswith("1 饺子：狼人\n") and "7 馄饨：长老\n" in revealed
     assert revealed.endswith("盐：" + "0f" * 16 + "\n")
 
