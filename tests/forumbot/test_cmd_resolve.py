@@ -154,3 +154,27 @@ def test_resolve__agrees_with_the_agents_chronicle(tmp_path: Path):
     offline = [json.loads(run(offline_config, "--night", str(n), "--json").output) for n in (1, 2)]
     assert agent == offline
     assert [d["player"] for d in agent[1]["deaths"]] == [ELDER14, "春卷"]
+
+
+def test_stored_cause_reaches_the_engine(tmp_path: Path):
+    """An out stored with its cause (a confirmed night's 毒药) is an engine event with it:
+    the elder out by 毒药 costs the witch and the seer their skills, by 杀人 not."""
+    from forumbot.game.nights import runtime_chronicle
+    from forumbot.game.runtime import open_runtime
+    from forumbot.game.state import current_state, engine_events
+    from forumbot.simulator import SimClock
+
+    config = config_for(tmp_path, [])
+    with open(config, "a", encoding="utf-8") as fh:
+        fh.write(f'\n[agent]\ndatabase = "{tmp_path / "g.sqlite"}"\n')
+    clock = SimClock(start=day_start(2))
+    rt = open_runtime(config, clock=clock)
+    try:
+        rt.store.append_event(2, "out", {"player": ELDER14, "why": "night", "cause": "毒药"}, actor="导演",
+                              at=clock.now(), game_at=day_start(2))
+        (event,) = engine_events(rt.config, rt.store.events())
+        assert event.cause == "毒药"
+        position = runtime_chronicle(rt, current_state(rt.config, rt.store)).position()
+        assert not position.has_skills(WITCH14) and not position.has_skills(SEER14)
+    finally:
+        rt.close()
