@@ -8,14 +8,17 @@ it gets the commitment posted at the start."""
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from datetime import datetime, timedelta
 from pathlib import Path
 
 import httpx
 import pytest
+from click.testing import CliRunner
 
 from engine.night import Identity
+from forumbot.cli import main
 from forumbot.agent.loop import Agent
 from forumbot.game import director, ending, gamelog, sealing
 from forumbot.game.runtime import make_client, open_runtime
@@ -157,6 +160,9 @@ def test_sealed_deal__commitment_at_the_start_reveal_at_the_end(table):
     for word in ("狼人", "预言家", "女巫", "长老", "村民", "0f0f0f"):  # neither an identity nor the salt
         assert word not in start
     assert sealing.stored_seal(table.rt).commitment == commitment
+    status = CliRunner().invoke(main, ["status", "--config", str(table.config), "--json"]).output
+    seal = json.loads(status)["sealed_deal"]
+    assert seal["commitment"] == commitment and seal["state"] == "published" and "0f0f" not in status
 
     # Nothing more while the game goes on, however often the agent looks, and after a restart.
     table.clock.advance(hours=30)
