@@ -227,7 +227,12 @@ def test_sealed_deal__sheet_changed_after_the_seal_is_refused(table):
 def test_sealed_deal__director_ends_the_game(table):
     table.tick()
     ending.declare(table.rt, "wolf", "村民投降", table.clock.now())
+    # Over, but the end post is still to come: the service keeps giving the game passes.
+    assert sealing.end_post_pending(table.rt)
+    table.tick(approve=False)
+    assert sealing.end_post_pending(table.rt)  # drafted, waiting for the director
     table.tick()
+    assert not sealing.end_post_pending(table.rt)
     posts = table.bot_posts()
     assert len(posts) == 2 and "【游戏结束】导演宣布" in posts[1] and "村民投降" in posts[1]
     commitment = re.search(r"\[code\]([0-9a-f]{64})\[/code\]", posts[0]).group(1)
