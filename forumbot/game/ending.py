@@ -59,9 +59,12 @@ def game_over(rt: Runtime, state: GameState) -> GameOver | None:
     if rt.config.identities is not None:
         # The identities' win check on the game as confirmed (SPEC §10.4): the game is
         # over, nothing asks for another night.
-        from forumbot.game.nights import runtime_chronicle
+        from forumbot.game.nights import NightsError, runtime_chronicle
 
-        chronicle = runtime_chronicle(rt, state)
+        try:
+            chronicle = runtime_chronicle(rt, state)
+        except NightsError:
+            chronicle = None  # a game the identities cannot replay: the director says when it ends
         win = chronicle.win if chronicle is not None else None
         if win is not None:
             return GameOver("win", f"游戏已结束：{win.faction.value}获胜（{win.rule}）", win.at)

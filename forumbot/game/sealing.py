@@ -21,6 +21,7 @@ import itertools
 import json
 import logging
 import random
+import re
 from dataclasses import dataclass, replace
 from datetime import datetime
 
@@ -28,7 +29,7 @@ from engine.night import Mode, Sheet, Win
 from engine.state import GameState
 from forumbot.game.announce import notice_thread
 from forumbot.game.dealing import Sealed, sealed
-from forumbot.game.render import render
+from forumbot.game.render import BBCode, render
 from forumbot.game.runtime import Runtime
 from forumbot.store.outbox import Draft, DraftKind, DraftState
 from forumbot.wording import RULESET_ZH, WINNER_ZH
@@ -40,7 +41,7 @@ SEAL_KEY = "sealed_deal"  # the outbox's dedupe keys: each post exactly once
 END_KEY = "game_end"
 CHANGED_ALARM = "sealed_deal_changed"
 
-__all__ = ["End", "Seal", "draft_game_end", "draft_sealed_deal", "end_of_game", "find_reveal", "seal", "stored_seal",
+__all__ = ["End", "Seal", "draft_game_end", "end_post_pending", "draft_sealed_deal", "end_of_game", "find_reveal", "seal", "stored_seal",
            "tick"]
 
 
@@ -196,10 +197,34 @@ def draft_game_end(rt: Runtime, state: GameState, now: datetime, sheet: Sheet | 
     on_forum = posted is not None and posted.state is DraftState.PUBLISHED and posted.pid is not None
     body = render(rt.env, "game_end.bbcode.j2", {"e": {
         "winner": end.winner, "rule": end.rule, "note": end.note,
-        "lines": made.reveal.splitlines(), "commitment": made.commitment,
+        "code": code_box(made.reveal), "commitment": made.commitment,
         "sealed_tid": posted.tid if on_forum and posted else None,
         "sealed_pid": posted.pid if on_forum and posted else None}})
     return rt.outbox.create_draft(DraftKind.GAME_END, tid, body, now=now, day=None, dedupe_key=END_KEY)
+
+
+_CODE_END = re.compile(r"\[/code", re.I)
+
+
+def code_box(text: str) -> BBCode:
+    """The reveal text for a ``[code]`` box, verbatim: first line right after ``[code]``,
+    last right before ``[/code]`` — a line break there is an empty first or last line on
+    the page (seen on a real X3.5), and the copy would no longer hash to the commitment.
+    Nothing inside a code box is BBCode, so the text is not escaped (an escaped bracket
+    shows as ``&#091;`` there); only a ``[/code`` in a name would end the box early, and
+    that bracket alone is escaped."""
+    return BBCode(_CODE_END.sub("&#091;/code", text.rstrip("\n")))
+
+
+def end_post_pending(rt: Runtime) -> bool:
+    """A game with identities is not finished while its end post is still to be drafted
+    or waits for the director (or to be sent): the service keeps giving it passes."""
+    if rt.config.identities is None:
+        return False
+    draft = rt.outbox.by_dedupe_key(END_KEY)
+    if draft is None:
+        return True
+    return draft.state in (DraftState.DRAFT, DraftState.APPROVED, DraftState.FAILED, DraftState.PUBLISHING)
 
 
 def tick(rt: Runtime, state: GameState, now: datetime) -> list[Draft]:

@@ -8,13 +8,17 @@ it gets the commitment posted at the start."""
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from datetime import datetime, timedelta
 from pathlib import Path
 
+import httpx
 import pytest
+from click.testing import CliRunner
 
 from engine.night import Identity
+from forumbot.cli import main
 from forumbot.agent.loop import Agent
 from forumbot.game import director, ending, gamelog, sealing
 from forumbot.game.runtime import make_client, open_runtime
@@ -41,6 +45,7 @@ class Table:
 
     def __init__(self, tmp: Path, discuz: str, charset: str, extra: str = "") -> None:
         self.tmp = tmp
+        self.charset = charset
         self.clock = SimClock(start=at(1, 8, 0))
         self.sim = Simulator(clock=self.clock, discuz=discuz, charset=charset)
         for name in (DIRECTOR, BOT, *SIMPLE):
@@ -121,10 +126,26 @@ def table(request, tmp_path, monkeypatch):
 
 
 def reveal_from(post: str) -> str:
-    """What a player saves from the end post: the code box's lines, each ending in a newline."""
-    box = re.search(r"\[code\]\n?(.*?)\n?\[/code\]", post, re.S)
+    """The end post's code box as written (BBCode), each line ending in a newline."""
+    box = re.search(r"\[code\](.*?)\[/code\]", post, re.S)
     assert box, post
     return "".join(line + "\n" for line in box.group(1).split("\n"))
+
+
+def reveal_on_the_page(table: Table) -> str:
+    """What a player copies from the thread page (「复制代码」: the box's lines) and saves
+    as a text file: each line ending in a newline."""
+    from bs4 import BeautifulSoup
+
+    path = (f"viewthread.php?tid={table.progress}" if table.sim.discuz == "7.2"
+            else f"forum.php?mod=viewthread&tid={table.progress}")
+    page = httpx.get(table.rt.config.forum.base_url + path).content.decode(table.charset)
+    boxes = BeautifulSoup(page, "html.parser").select("div.blockcode ol")
+    assert len(boxes) == 2, page  # the seal's commitment, the end's reveal
+    lines = [li.get_text() for li in boxes[1].find_all("li")]
+    # <li>a<li>b: each li's text holds the ones nested after it; the line is its own part.
+    own = [full[: len(full) - len(lines[k + 1])] if k + 1 < len(lines) else full for k, full in enumerate(lines)]
+    return "".join(line + "\n" for line in own)
 
 
 def test_sealed_deal__commitment_at_the_start_reveal_at_the_end(table):
@@ -139,6 +160,9 @@ def test_sealed_deal__commitment_at_the_start_reveal_at_the_end(table):
     for word in ("狼人", "预言家", "女巫", "长老", "村民", "0f0f0f"):  # neither an identity nor the salt
         assert word not in start
     assert sealing.stored_seal(table.rt).commitment == commitment
+    status = CliRunner().invoke(main, ["status", "--config", str(table.config), "--json"]).output
+    seal = json.loads(status)["sealed_deal"]
+    assert seal["commitment"] == commitment and seal["state"] == "published" and "0f0f" not in status
 
     # Nothing more while the game goes on, however often the agent looks, and after a restart.
     table.clock.advance(hours=30)
@@ -162,6 +186,7 @@ def test_sealed_deal__commitment_at_the_start_reveal_at_the_end(table):
     assert "【游戏结束】村民阵营获胜" in end and "判定：" in end and commitment in end
     revealed = reveal_from(end)
     assert hashlib.sha256(revealed.encode("utf-8")).hexdigest() == commitment
+    assert reveal_on_the_page(table) == revealed
     assert revealed.startswith("1 饺子：狼人\n") and "7 馄饨：长老\n" in revealed
     assert revealed.endswith("盐：" + "0f" * 16 + "\n")
 
@@ -202,7 +227,12 @@ def test_sealed_deal__sheet_changed_after_the_seal_is_refused(table):
 def test_sealed_deal__director_ends_the_game(table):
     table.tick()
     ending.declare(table.rt, "wolf", "村民投降", table.clock.now())
+    # Over, but the end post is still to come: the service keeps giving the game passes.
+    assert sealing.end_post_pending(table.rt)
+    table.tick(approve=False)
+    assert sealing.end_post_pending(table.rt)  # drafted, waiting for the director
     table.tick()
+    assert not sealing.end_post_pending(table.rt)
     posts = table.bot_posts()
     assert len(posts) == 2 and "【游戏结束】导演宣布" in posts[1] and "村民投降" in posts[1]
     commitment = re.search(r"\[code\]([0-9a-f]{64})\[/code\]", posts[0]).group(1)
