@@ -134,6 +134,10 @@ def _moderation(rt: Runtime, client: DiscuzClient, result: Preflight,
     voting thread at the deadline. Asked without naming a thread: nothing changes. Not
     needed for a game (late votes are void either way): a warning when it cannot."""
     name = "版主权限"
+    if getattr(rt.config, "calendar", None) is not None and getattr(rt.config.forum, "fid", None):
+        # A game whose days the bot opens in [forum].fid: the calendar's own check says
+        # whether it closes the voting threads (截止时关闭投票帖); not said twice.
+        return
     fid = _game_board(rt, client, pages)
     if fid is None:
         result.add(name, Outcome.INFO, "不知道游戏在哪个版块（配置没有 [forum].fid，主题也不在同一个版块）：没有检查能否锁帖")

@@ -231,3 +231,26 @@ def test_find_thread_by_marker__a_held_thread_is_found_once_released(forum, clie
     forum.sim.release_thread(held)
     found = bot.find_thread_by_marker(forum.fid, MARKER)
     assert found is not None and found.tid == held
+
+
+def test_simulator__answers_as_the_real_lab_forums_did(forum, clients):
+    """What the real X3.5 and 7.2 GBK answered on the lab (docs/decisions.md, 2026-12-02):
+    X3.5's topicadmin is ajax (200) with 管理操作成功, 7.2's a 302 back to the board; a
+    new thread is a 302 on 7.2 and an ajax answer naming tid and pid on X3.5."""
+    forum.sim.set_moderator(forum.fid, BOT)
+    bot = clients()
+    bot.new_thread(forum.fid, SUBJECT, BODY)
+    bot.close_thread(forum.tid)
+    posts = [(r.path, r.status) for r in forum.sim.requests if r.method == "POST" and "login" not in str(r.query)]
+    if forum.discuz == "x3":
+        assert posts == [("/forum.php", 200), ("/forum.php", 200)]
+    else:
+        assert posts == [("/post.php", 302), ("/topicadmin.php", 302)]
+
+
+def test_find_thread_by_marker__a_fresh_process_logs_in_first_on_a_board_barred_to_guests(forum, clients):
+    forum.sim.data.boards[forum.fid].guests_barred = True
+    opened = clients().new_thread(forum.fid, SUBJECT, BODY + MARKER_LINE)
+    restarted = clients()  # a new process after a kill: no session yet
+    found = restarted.find_thread_by_marker(forum.fid, MARKER)
+    assert found is not None and found.tid == opened.tid
