@@ -66,3 +66,31 @@ def test_calendar_game__three_days_the_director_only_approves(tmp_path, discuz, 
         assert "结果：月饼 当选警长" in finals[1]  # 14人简易: day 1 elects the sheriff
         assert "结果：汤圆 出局" in finals[2]
         assert g.errors() == []
+
+
+def test_calendar_game__the_tally_and_the_evidence_read_the_threads_the_bot_opened(tmp_path):
+    import httpx
+
+    from forumbot.agent.offline import offline_tally
+    from forumbot.evidence import export_day, load, verify, write
+
+    with calendar_game(tmp_path, discuz="7.2", charset="gbk", named=False, days=1) as g:
+        start, deadline = DAYS[1]
+        g.tick(_at(start, 1))
+        g.approve_all()
+        g.tick(_at(start, 2))
+        tid = g.rt.config.day(1).vote_thread
+        for who, target in VOTES[1]:
+            g.vote(tid, who, target, when=_at(start, 30))
+        g.tick(_at(deadline, 0))
+        g.tick(_at(deadline, 10))
+        data = export_day(g.rt.config, g.rt.store, 1, now=g.clock.now())
+        write(data, tmp_path / "day1.json")
+        check = verify(load(tmp_path / "day1.json"))
+        assert check.equal and check.recount["counts"] == {"月饼": 3, "饺子": 1}
+        page = httpx.get(f"{g.sim.base_url}viewthread.php?tid={tid}").content
+        saved = tmp_path / "page1.html"
+        saved.write_bytes(page)
+        # no [[days]] in the config: the offline tally finds day 1's thread in the game's store
+        outcome = offline_tally(g.rt.config.path, 1, [saved])
+        assert outcome.as_json()["counts"] == {"月饼": 3, "饺子": 1}
