@@ -94,3 +94,35 @@ def test_calendar_game__the_tally_and_the_evidence_read_the_threads_the_bot_open
         # no [[days]] in the config: the offline tally finds day 1's thread in the game's store
         outcome = offline_tally(g.rt.config.path, 1, [saved])
         assert outcome.as_json()["counts"] == {"月饼": 3, "饺子": 1}
+
+
+def test_calendar_game__a_crash_after_the_thread_opened_records_it_once(tmp_path, monkeypatch):
+    """Killed between the forum storing the new thread (the outbox has its tid) and the
+    days recording it: the next agent records it and opens nothing again."""
+    from forumbot.agent.days import DayDuties
+    from forumbot.agent.loop import Agent
+    from forumbot.game.runtime import make_client, open_runtime
+
+    with calendar_game(tmp_path, discuz="7.2", charset="gbk", named=False, days=1) as g:
+        start, _ = DAYS[1]
+        g.tick(_at(start, 1))
+        g.approve_all()
+
+        def killed(self, now, report):
+            raise KeyboardInterrupt("killed")
+
+        monkeypatch.setattr(DayDuties, "settle", killed)
+        with pytest.raises(KeyboardInterrupt):
+            g.tick(_at(start, 2))
+        monkeypatch.undo()
+        assert g.rt.store.stored_day(1).vote_thread is None
+        rt = open_runtime(g.rt.config.path, clock=g.clock)
+        try:
+            agent = Agent(rt, make_client(rt))
+            agent.start()
+            g.clock.set(_at(start, 5))
+            assert agent.tick().errors == []
+            assert rt.store.stored_day(1).vote_thread is not None
+            assert len([t for t in g.sim.data.threads.values() if t.author == BOT]) == 1
+        finally:
+            rt.close()
