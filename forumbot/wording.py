@@ -70,6 +70,16 @@ def draft_kind_zh(kind: Any) -> str:
     return DRAFT_KIND_ZH.get(_value(kind), "帖子")
 
 
+def draft_place_zh(draft: Any) -> str:
+    """Where a draft posts, as screens and alarms say it: 「主题 T」, or for a new thread
+    「版块 F 的新帖「subject」」 (with its tid once the forum named it)."""
+    if _value(getattr(draft, "kind", None)) == "new_thread":
+        tid = getattr(draft, "tid", 0) or 0
+        named = f"，主题 {tid}" if tid > 0 else ""
+        return f"版块 {getattr(draft, 'fid', None)} 的新帖「{getattr(draft, 'subject', '') or ''}」{named}"
+    return f"主题 {getattr(draft, 'tid', '')}"
+
+
 def draft_state_zh(state: Any) -> str:
     return DRAFT_STATE_ZH.get(_value(state), "未知状态")
 

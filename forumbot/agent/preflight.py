@@ -12,6 +12,8 @@ holds — in Chinese, with what to do when it does not:
   threads the bot still has to post in are open;
 * where the forum says so before a post: the bot may reply (the reply form opens, shows no
   captcha); its user group; the forum's minimum post size;
+* whether the bot's account moderates the game's board (版主权限): it then closes the
+  voting thread at the deadline; a warning, not a failure, when it does not;
 * the mobile API is on or off; post times are to the second, or only to the minute (then
   the director's closing post, ``[[days]].deadline_pid``, settles the deadline's minute).
 
@@ -110,8 +112,53 @@ def preflight(rt: Runtime, client: DiscuzClient, now: datetime) -> Preflight:
     pages = _threads(rt, client, result, now, logged_in)
     if logged_in and pages:
         _posting(rt, client, result, pages, now)
+    if logged_in:
+        _moderation(rt, client, result, pages)
     _times(rt, client, result, pages)
     return result
+
+
+def _game_board(rt: Runtime, client: DiscuzClient, pages: dict[int, ThreadPage]) -> int | None:
+    """The game's board: ``[forum].fid`` when the config names it, else the one board every
+    configured thread sits in (None when they sit in several, or none was read)."""
+    configured = getattr(rt.config.forum, "fid", None)
+    if isinstance(configured, int) and configured > 0:
+        return configured
+    fids = {fid for tid in pages if (fid := client.fid_for(tid)) is not None}
+    return fids.pop() if len(fids) == 1 else None
+
+
+def _moderation(rt: Runtime, client: DiscuzClient, result: Preflight,
+                pages: dict[int, ThreadPage]) -> None:
+    """Whether the bot's account moderates the game's board, so it can close (lock) the
+    voting thread at the deadline. Asked without naming a thread: nothing changes. Not
+    needed for a game (late votes are void either way): a warning when it cannot."""
+    name = "版主权限"
+    if getattr(rt.config, "calendar", None) is not None and getattr(rt.config.forum, "fid", None):
+        # A game whose days the bot opens in [forum].fid: the calendar's own check says
+        # whether it closes the voting threads (截止时关闭投票帖); not said twice.
+        return
+    fid = _game_board(rt, client, pages)
+    if fid is None:
+        result.add(name, Outcome.INFO, "不知道游戏在哪个版块（配置没有 [forum].fid，主题也不在同一个版块）：没有检查能否锁帖")
+        return
+    try:
+        moderates = client.may_moderate(fid)
+    except errors.ForumUnavailable as exc:
+        result.add(name, Outcome.WARN, f"查看版块 fid {fid} 的管理权限时论坛无法访问（{exc.cause_name}）：没能确认能否锁帖")
+        return
+    except errors.ForumRefused as exc:
+        result.add(name, Outcome.WARN, f"查看版块 fid {fid} 的管理权限时论坛拒绝了（{exc.message}）：没能确认能否锁帖")
+        return
+    close = "关闭" if client.generation is Generation.X3 else "关闭主题"
+    if moderates:
+        result.add(name, Outcome.PASS, f"机器人账号是版块 fid {fid} 的版主：截止时会锁上投票帖（主题管理 → {close}），"
+                                       "导演要求时再打开")
+        return
+    where = ("后台 → 论坛 → 版块管理 → 编辑 → 版主" if client.generation is Generation.X3
+             else "系统设置 → 论坛版块 → 编辑版块 → 版主")
+    result.add(name, Outcome.WARN, f"机器人账号不是版块 fid {fid} 的版主：截止时不能锁上投票帖（截止后的投票仍按规则"
+                                   f"作废）。要让机器人锁帖，请论坛管理员把它设为这个版块的版主（{where}）")
 
 
 def _targets(rt: Runtime, now: datetime) -> dict[int, str]:

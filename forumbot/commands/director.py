@@ -20,7 +20,7 @@ from forumbot.game import director as lib
 from forumbot.game.alarms import forum_words
 from forumbot.store.marker import strip_marker
 from forumbot.game.views import format_time
-from forumbot.wording import CARD_ZH, DRAFT_KIND_ZH, DRAFT_STATE_ZH, FLAG_ZH, PROPOSAL_ZH, card_said  # noqa: F401
+from forumbot.wording import CARD_ZH, DRAFT_KIND_ZH, DRAFT_STATE_ZH, FLAG_ZH, PROPOSAL_ZH, card_said, draft_place_zh  # noqa: F401
 
 console = terminal()  # every string as written: player text is never markup
 
@@ -38,7 +38,8 @@ def _counts(tally: dict) -> str:
 
 def _draft_line(d) -> str:
     day = f"第{d.day}日" if d.day else "—"
-    return (f"#{d.id} {KIND_ZH.get(d.kind.value, d.kind.value)}（帖子 {d.tid}，{day}）"
+    where = draft_place_zh(d) if d.kind.value == "new_thread" else f"帖子 {d.tid}"
+    return (f"#{d.id} {KIND_ZH.get(d.kind.value, d.kind.value)}（{where}，{day}）"
             f"[{STATE_ZH.get(d.state.value, d.state.value)}]")
 
 

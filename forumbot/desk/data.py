@@ -322,6 +322,13 @@ class DraftView:
         return kind_zh(self.draft.kind)
 
     @property
+    def place(self) -> str:
+        """Where it posts: 「帖子 T」, or a new thread's board and subject."""
+        from forumbot.wording import draft_place_zh
+
+        return draft_place_zh(self.draft) if self.draft.is_new_thread else f"帖子 {self.draft.tid}"
+
+    @property
     def state_zh(self) -> str:
         if _moderated(self.draft):
             return "已提交，论坛审核中"
@@ -355,7 +362,10 @@ def _diff(rt: Runtime, draft: Draft) -> list[tuple[str, str]]:
 
 def draft_view(rt: Runtime, draft: Draft, *, with_diff: bool = True) -> DraftView:
     diff = _diff(rt, draft) if with_diff else []
-    link = floor_link(rt, draft.tid, draft.pid) if draft.pid else thread_link(rt, draft.tid)
+    if draft.is_new_thread and draft.tid <= 0:
+        link = None  # the thread is not on the forum yet
+    else:
+        link = floor_link(rt, draft.tid, draft.pid) if draft.pid else thread_link(rt, draft.tid)
     return DraftView(draft, bbcode_to_html(draft.body, base_url=forum_root(rt) or None), diff, link,
                      forum_error(draft.last_error))
 

@@ -234,7 +234,8 @@ def approve(draft_id: int):
         body = request.form.get("body")
         if body is not None:
             body = body.replace("\r\n", "\n")
-        d = director.approve(rt, draft_id, now, body=body, actor=director.DIRECTOR_DESK)
+        d = director.approve(rt, draft_id, now, body=body, actor=director.DIRECTOR_DESK,
+                             subject=request.form.get("subject"))
         edited = "（已按修改稿，将原样发出）" if body is not None and d.edited else ""
         return f"已批准 #{d.id} {texts.kind_zh(d.kind)}{edited}：运行中的机器人会发出它（只发一次）。"
 

@@ -60,7 +60,7 @@ from typing import TYPE_CHECKING
 
 from forumbot.discuz import errors
 from forumbot.store.alarms import Alarm
-from forumbot.wording import DRAFT_KIND_ZH, THREAD_ROLE_KEY, THREAD_ROLE_ZH
+from forumbot.wording import DRAFT_KIND_ZH, THREAD_ROLE_KEY, THREAD_ROLE_ZH, draft_place_zh
 
 if TYPE_CHECKING:  # pragma: no cover
     from forumbot.store.outbox import Outbox, PublishOutcome
@@ -172,10 +172,11 @@ def login_text(refusal: errors.ForumRefused, *, username: str, config: str,
 
 
 def posting_text(refusal: errors.ForumRefused, *, draft_id: int, tid: int, kind: str,
-                 generation: str | None) -> tuple[AlarmKind, str, str] | None:
+                 generation: str | None, place: str | None = None) -> tuple[AlarmKind, str, str] | None:
     """(kind, key, text) for a refused post the bot cannot cure, or None (an ordinary
-    failed post: the director sees it among the failed drafts)."""
-    what = f"帖子 #{draft_id}（{DRAFT_KIND_ZH.get(kind, kind)}，主题 {tid}）"
+    failed post: the director sees it among the failed drafts). ``place``: where it posts
+    when not a reply in ``tid`` (a new thread: ``wording.draft_place_zh``)."""
+    what = f"帖子 #{draft_id}（{DRAFT_KIND_ZH.get(kind, kind)}，{place or f'主题 {tid}'}）"
     forum = refusal.message or type(refusal).__name__
     resend = f"改好后 `forumbot retry {draft_id}` 重发它（之后的计票会自动发出）"
     if isinstance(refusal, errors.CaptchaRequired):
@@ -201,6 +202,10 @@ def posting_text(refusal: errors.ForumRefused, *, draft_id: int, tid: int, kind:
         return AlarmKind.TOO_SHORT, f"too_short:{draft_id}", (
             f"论坛拒绝了{what}：少于论坛的帖子最小字数{size}。请论坛管理员调低帖子最小字数（{where}），"
             f"或把这篇帖子写长一些后重发（`forumbot edit {draft_id}`）")
+    if isinstance(refusal, errors.NoPermission) and kind == "new_thread":
+        return AlarmKind.NO_PERMISSION, f"no_permission:new_thread:{draft_id}", (
+            f"机器人账号没有在这个版块发新帖的权限（论坛说：{forum}），{what}没有发出。"
+            f"请论坛管理员查看机器人账号所在的用户组和该版块的发帖权限；{resend}")
     if isinstance(refusal, errors.NoPermission):
         return AlarmKind.NO_PERMISSION, f"no_permission:{tid}", (
             f"机器人账号没有在主题 {tid} 回复的权限（论坛说：{forum}），{what}没有发出。"
@@ -208,10 +213,11 @@ def posting_text(refusal: errors.ForumRefused, *, draft_id: int, tid: int, kind:
     return None
 
 
-def moderation_text(*, draft_id: int, tid: int, kind: str, generation: str | None) -> str:
+def moderation_text(*, draft_id: int, tid: int, kind: str, generation: str | None,
+                    place: str | None = None) -> str:
     where = _where(generation, "论坛 → 版块管理 → 编辑版块 → 帖子选项 → 发帖审核", "后台版块设置里的发帖审核")
     paused = "；在它通过之前，这个主题的计票暂停更新" if kind == "running_count" else ""
-    return (f"帖子 #{draft_id}（{DRAFT_KIND_ZH.get(kind, kind)}，主题 {tid}）被论坛扣下等待审核，玩家还看不到它"
+    return (f"帖子 #{draft_id}（{DRAFT_KIND_ZH.get(kind, kind)}，{place or f'主题 {tid}'}）被论坛扣下等待审核，玩家还看不到它"
             f"{paused}。请版主审核通过它（机器人不会重发，通过后自动确认）；若不想每帖都审核，请论坛管理员"
             f"关闭该版块的发帖审核（{where}）或让机器人账号所在的用户组免审核。"
             f"不再等它：`forumbot reject {draft_id} --why …`")
@@ -351,17 +357,19 @@ class AlarmWatch:
         sent_tids: set[int] = set()
         for outcome in self.outcomes:
             draft = self.outbox.get(outcome.draft_id)
+            place = draft_place_zh(draft) if draft.kind.value == "new_thread" else None
             if outcome.how in (PublishHow.SENT, PublishHow.FOUND):
-                sent_tids.add(draft.tid)
+                if draft.tid > 0:
+                    sent_tids.add(draft.tid)
                 if outcome.state is DraftState.PENDING_MODERATION:
                     self.store.raise_alarm(
                         AlarmKind.MODERATION.value, f"moderation:{draft.id}",
                         moderation_text(draft_id=draft.id, tid=draft.tid, kind=draft.kind.value,
-                                        generation=self.generation),
+                                        generation=self.generation, place=place),
                         at=now, detail={"draft": draft.id, "tid": draft.tid, "pid": draft.pid})
             elif outcome.refusal is not None:
                 found = posting_text(outcome.refusal, draft_id=draft.id, tid=draft.tid, kind=draft.kind.value,
-                                     generation=self.generation)
+                                     generation=self.generation, place=place)
                 if found is not None:
                     kind, key, text = found
                     self.store.raise_alarm(kind.value, key, text, at=now,

@@ -41,7 +41,7 @@ from datetime import datetime
 from enum import StrEnum
 
 from forumbot.game.alarms import AlarmKind, forum_words, short_time
-from forumbot.wording import DRAFT_KIND_ZH, card_zh
+from forumbot.wording import DRAFT_KIND_ZH, card_zh, draft_place_zh
 from forumbot.store.outbox import Draft, DraftKind, DraftState
 from forumbot.game.runtime import Runtime
 
@@ -151,7 +151,7 @@ def _drafts(rt: Runtime, now: datetime) -> list[Attention]:
     for draft in rt.outbox.drafts(DraftState.FAILED):
         what = DRAFT_KIND_ZH.get(draft.kind.value, draft.kind.value)
         items.append(Attention(
-            f"failed:{draft.id}", AttentionKind.FAILED, f"{what} #{draft.id}（主题 {draft.tid}）发送失败",
+            f"failed:{draft.id}", AttentionKind.FAILED, f"{what} #{draft.id}（{draft_place_zh(draft)}）发送失败",
             _failed_since(rt, draft),
             detail=f"论坛拒绝了它：{forum_words(draft.last_error)}。重发：`forumbot retry {draft.id}`；"
                    f"改后重发：`forumbot edit {draft.id}`；放弃：`forumbot reject {draft.id} --why …`",

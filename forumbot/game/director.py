@@ -439,14 +439,17 @@ def decided_elsewhere(draft: Draft, actor: str, *, rejecting: bool = False) -> s
 
 
 def approve(rt: Runtime, draft_id: int, now: datetime, body: str | None = None, *,
-            actor: str = DIRECTOR) -> Draft:
+            actor: str = DIRECTOR, subject: str | None = None) -> Draft:
     """Approve a draft. Approved already (by any route): a DirectorError saying by whom and
-    when, and that this approval came second. An edited body still replaces the text of
-    a draft approved but not yet sent."""
+    when, and that this approval came second. An edited body (a new thread's ``subject``
+    too) still replaces the text of a draft approved but not yet sent."""
     draft = rt.outbox.get(draft_id)
-    if not (body is not None and draft.state is DraftState.APPROVED) and (why := decided_elsewhere(draft, actor)):
+    edits = body is not None or subject is not None
+    if not (edits and draft.state is DraftState.APPROVED) and (why := decided_elsewhere(draft, actor)):
         raise DirectorError(why)
-    return rt.outbox.approve(draft_id, actor, body=body, now=now)
+    if subject is not None and not draft.is_new_thread:
+        subject = None  # only a new thread has a subject to edit
+    return rt.outbox.approve(draft_id, actor, body=body, now=now, subject=subject)
 
 
 def reject(rt: Runtime, draft_id: int, why: str, now: datetime, *, actor: str = DIRECTOR) -> Draft:

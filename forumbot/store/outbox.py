@@ -499,6 +499,8 @@ class Outbox:
         ``auto`` kind is approved by "bot" at once; a new running count supersedes older
         unpublished running counts of the same thread."""
         kind = DraftKind(kind)
+        if kind is DraftKind.NEW_THREAD:
+            raise OutboxError("新帖要有版块和标题：请用 create_new_thread 起草")
         body = strip_marker(body)
         if not body.strip():
             raise OutboxError(f"帖子内容不能为空（帖子 {tid} 的{draft_kind_zh(kind)}）")

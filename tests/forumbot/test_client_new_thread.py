@@ -187,3 +187,62 @@ def test_new_thread__a_second_thread_after_the_flood_interval_gets_its_own_tid(f
     forum.clock.advance(seconds=20)
     second = client.new_thread(forum.fid, "【饺子村】第二日 讨论帖", "讨论在本帖进行。")
     assert first.tid != second.tid and threads_of(forum) == sorted([first.tid, second.tid])
+
+
+# ------------------------------------------------------------------ finding a thread by marker
+
+MARKER_LINE = "\n[size=1][color=#999999]机器人标记 3fa9c1-7e21d0-17-t2[/color][/size]"
+MARKER = "3fa9c1-7e21d0-17-t2"
+
+
+def test_find_thread_by_marker__finds_the_bots_own_thread_and_no_impostor(forum, clients):
+    bot = clients()
+    # A player copies the marker into a thread of their own: not the bot's, never taken.
+    forum.sim.add_thread(forum.fid, "抄来的标记", author="饺子", message=BODY + MARKER_LINE)
+    opened = bot.new_thread(forum.fid, SUBJECT, BODY + MARKER_LINE)
+    forum.clock.advance(seconds=30)
+    newer = bot.new_thread(forum.fid, "【饺子村】第二日 讨论帖", "讨论在本帖进行。")  # the bot's, no marker
+    found = bot.find_thread_by_marker(forum.fid, MARKER)
+    first = forum.sim.posts(opened.tid)[0]
+    assert found is not None and (found.tid, found.pid) == (opened.tid, first.pid)
+    assert bot.find_thread_by_marker(forum.fid, MARKER, skip={opened.tid}) is None
+    assert bot.find_thread_by_marker(forum.fid, "3fa9c1-7e21d0-18-t2") is None
+    assert newer.tid != opened.tid
+
+
+def test_find_thread_by_marker__reads_only_the_threads_the_bot_started(forum, clients):
+    bot = clients()
+    opened = bot.new_thread(forum.fid, SUBJECT, BODY + MARKER_LINE)
+    for i in range(3):
+        forum.sim.add_post(forum.tid, "包子", f"投票对象：饺子\n投票理由：顶帖 {i}")
+    forum.sim.requests.clear()
+    found = bot.find_thread_by_marker(forum.fid, MARKER)
+    assert found is not None and found.tid == opened.tid
+    read = [r for r in forum.sim.requests if "viewthread" in r.path or r.query.get("mod") == "viewthread"]
+    assert {int(r.query["tid"]) for r in read} == {opened.tid}  # the players' thread is not opened
+
+
+def test_find_thread_by_marker__a_held_thread_is_found_once_released(forum, clients):
+    forum.sim.settings.moderate_threads = True
+    bot = clients()
+    assert bot.new_thread(forum.fid, SUBJECT, BODY + MARKER_LINE).moderated
+    assert bot.find_thread_by_marker(forum.fid, MARKER) is None
+    [held] = [t.tid for t in forum.sim.data.threads.values() if t.held]
+    forum.sim.release_thread(held)
+    found = bot.find_thread_by_marker(forum.fid, MARKER)
+    assert found is not None and found.tid == held
+
+
+def test_simulator__answers_as_the_real_lab_forums_did(forum, clients):
+    """What the real X3.5 and 7.2 GBK answered on the lab (docs/decisions.md, 2026-12-02):
+    X3.5's topicadmin is ajax (200) with 管理操作成功, 7.2's a 302 back to the board; a
+    new thread is a 302 on 7.2 and an ajax answer naming tid and pid on X3.5."""
+    forum.sim.set_moderator(forum.fid, BOT)
+    bot = clients()
+    bot.new_thread(forum.fid, SUBJECT, BODY)
+    bot.close_thread(forum.tid)
+    posts = [(r.path, r.status) for r in forum.sim.requests if r.method == "POST" and "login" not in str(r.query)]
+    if forum.discuz == "x3":
+        assert posts == [("/forum.php", 200), ("/forum.php", 200)]
+    else:
+        assert posts == [("/post.php", 302), ("/topicadmin.php", 302)]

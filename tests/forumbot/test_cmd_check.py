@@ -187,3 +187,18 @@ def test_check__json_and_a_spider_page(game_for):
     checks = preflight(game.rt, client, datetime.now(game.clock.now().tzinfo)).checks
     spider = [c for c in checks if c.name.startswith("普通页面")]
     assert spider and spider[0].outcome is Outcome.FAIL and "[bot].user_agent" in spider[0].detail
+
+
+@pytest.mark.parametrize(("discuz", "charset"), GENERATIONS)
+def test_check__says_whether_the_bot_may_lock_the_games_threads(game_for, discuz, charset):
+    game = game_for(discuz, charset)
+    found = lines(cli(game, "check"))
+    fid = game.sim.data.thread(game.world.tids["vote1"]).fid
+    assert found["版主权限"].startswith("请留意") and f"fid {fid}" in found["版主权限"]
+    assert "版主" in found["版主权限"] and "不是" in found["版主权限"]
+    game.sim.set_moderator(fid, BOT)
+    result = cli(game, "check")
+    assert result.exit_code == 0, result.output
+    found = lines(result)
+    assert found["版主权限"].startswith("通过") and ("关闭主题" if discuz == "7.2" else "关闭") in found["版主权限"]
+    assert nothing_posted(game) and all(not t.closed for t in game.sim.data.threads.values())

@@ -571,3 +571,24 @@ def test_desk__run_can_serve_it_beside_the_agent(desk):
         server.stop()
     with pytest.raises(httpx.ConnectError):
         httpx.get(server.url, timeout=2)
+
+
+def test_desk__a_new_thread_draft_shows_its_board_and_subject_and_takes_an_edited_subject(desk):
+    rt = desk.runtime()
+    try:
+        draft = rt.outbox.create_new_thread(3, "【饺子村】第二日 投票帖", "第二日白天开始，请在本帖投票。",
+                                            now=desk.clock.now(), day=2, dedupe_key="new_thread:day2:vote")
+    finally:
+        rt.close()
+    text = desk.client.get("/drafts").get_data(as_text=True)
+    assert "版块 3 的新帖「【饺子村】第二日 投票帖」" in text and "帖子 0" not in text
+    assert 'name="subject"' in text
+    response = desk.post(f"/drafts/{draft.id}/approve", {"subject": "【饺子村】D2 投票帖", "body": "导演改过的开帖"})
+    assert response.status_code in (200, 302, 303)
+    rt = desk.runtime()
+    try:
+        done = rt.outbox.get(draft.id)
+    finally:
+        rt.close()
+    assert (done.state, done.subject, done.body) == (DraftState.APPROVED, "【饺子村】D2 投票帖", "导演改过的开帖")
+    assert done.original_subject == "【饺子村】第二日 投票帖"

@@ -263,3 +263,22 @@ def test_new_thread_crash__random_kills(tmp_path: Path) -> None:
             assert run_life(workdir, kill_at, fault_seed) == -signal.SIGKILL, kill_at
         assert run_life(workdir, None, rng.randrange(1000)) == 0
         assert_each_thread_opened_once(workdir, ids)
+
+
+def test_new_thread__screens_and_alarms_say_the_board_and_subject_not_thread_0(store):
+    from forumbot.discuz.errors import NoPermission
+    from forumbot.game.alarms import moderation_text, posting_text
+    from forumbot.wording import draft_place_zh
+
+    outbox = Outbox(store)
+    draft = approved_thread(outbox)
+    place = draft_place_zh(draft)
+    assert place == f"版块 {FID} 的新帖「{DAYS[0][1]}」" and "主题 0" not in place
+    refusal = NoPermission("抱歉，本版块只有特定用户组可以发新主题", key="post_forum_newthread_nopermission")
+    kind, key, text = posting_text(refusal, draft_id=draft.id, tid=0, kind="new_thread", generation="x3",
+                                   place=place)
+    assert "发新帖的权限" in text and place in text and "主题 0" not in text and key.endswith(str(draft.id))
+    held = moderation_text(draft_id=draft.id, tid=0, kind="new_thread", generation="7.2", place=place)
+    assert place in held and "主题 0" not in held
+    outbox.publish_pending(FakeForum(), T0)
+    assert draft_place_zh(outbox.get(draft.id)).endswith(f"，主题 {outbox.get(draft.id).tid}")

@@ -418,5 +418,6 @@ class D72Routes(D72PmRoutes):
         with self.data.lock:
             for thread in threads:
                 thread.closed = operations[-1] == "close"
-        referer = req.headers.get("referer") or "index.php"
-        return self.outcome(req, visit, message("admin_succeed", url=referer))
+        # The real 7.2 answers 302 to the board's list (seen on the lab forum: its $referer
+        # is forumdisplay.php?fid=F& whatever page the form was read from).
+        return self.outcome(req, visit, message("admin_succeed", url=f"forumdisplay.php?fid={fid}&"))

@@ -190,9 +190,10 @@ class X3Routes(X3PmRoutes):
         tid, pid = self.data.add_thread(fid, subject, user.name, text, self.now(), held=held)
         values = {"fid": str(fid), "tid": str(tid), "pid": str(pid), "coverimg": "", "sechash": ""}
         if held:
+            # The real X3.5 forwards a held thread to the thread too (seen on the lab forum).
             return self.outcome(req, visit, message(
                 "post_newthread_mod_succeed", ok=True,
-                url=f"forum.php?mod=forumdisplay&fid={fid}", **values))
+                url=f"forum.php?mod=viewthread&tid={tid}&extra=", **values))
         return self.outcome(req, visit, message(
             "post_newthread_succeed", ok=True, url=f"forum.php?mod=viewthread&tid={tid}&extra=",
             **values))
