@@ -45,7 +45,10 @@ def test_calendar_game__three_days_the_director_only_approves(tmp_path, discuz, 
             assert "投票对象：" in first and "改票对象：" in first and "引用自己原来的投票帖" in first
             for who, target in VOTES[n]:
                 g.vote(vote_tid, who, target, when=_at(start, 30))
+            if n == 1:  # no thread before the bot opened one: how threads are read is decided now
+                assert g.rt.store.get_meta("read_source") is None
             g.tick(_at(start, 60))
+            assert g.rt.store.get_meta("read_source") in ("html", "api")
             g.tick(_at(deadline, -89))  # the freeze's reminder (an hour before 改票截止)
             g.tick(_at(deadline, -59))  # the deadline's
             g.tick(_at(deadline, 0))  # the closing post, then the lock
