@@ -129,3 +129,33 @@ def test_calendar_game__a_crash_after_the_thread_opened_records_it_once(tmp_path
             assert len([t for t in g.sim.data.threads.values() if t.author == BOT]) == 1
         finally:
             rt.close()
+
+
+def test_calendar_game__a_rejected_voting_thread_is_an_alarm_until_the_day_has_one(tmp_path):
+    from forumbot.game import director
+
+    with calendar_game(tmp_path, named=False, days=1) as g:
+        start, _ = DAYS[1]
+        g.tick(_at(start, 1))
+        vote = next(d for d in director.waiting(g.rt) if d.kind is DraftKind.NEW_THREAD)
+        director.reject(g.rt, vote.id, "我自己开帖", g.clock.now())
+        g.tick(_at(start, 2))
+        (alarm,) = [a for a in g.rt.store.alarms() if a.kind == "no_vote_thread"]
+        assert "第1日没有投票帖" in alarm.text and "vote_thread" in alarm.text
+        assert [d.id for d in g.rt.outbox.drafts() if d.kind is DraftKind.NEW_THREAD] == [vote.id]  # never redrafted
+        tid = g.sim.add_thread(g.fid, "导演开的投票帖", author="导演", message="投票格式……", at=g.clock.now())
+        g.rt.base_config.path.write_text(g.rt.base_config.path.read_text(encoding="utf-8")
+                                         + f"\n[[days]]\nnumber = 1\nvote_thread = {tid}\n", encoding="utf-8")
+        from forumbot.agent.loop import Agent
+        from forumbot.game.runtime import make_client, open_runtime
+
+        rt = open_runtime(g.rt.base_config.path, clock=g.clock)
+        try:
+            agent = Agent(rt, make_client(rt))
+            agent.start()
+            g.clock.set(_at(start, 10))
+            agent.tick()
+            assert rt.config.day(1).vote_thread == tid
+            assert [a for a in rt.store.alarms() if a.kind == "no_vote_thread"] == []
+        finally:
+            rt.close()
