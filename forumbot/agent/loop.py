@@ -38,7 +38,7 @@ from forumbot.game.runtime import Runtime
 from forumbot.store.integrity import damage, damaged_text, identity, identity_change
 from forumbot.store.records import ThreadCursor
 from forumbot.game.views import tally_digest
-from forumbot.wording import draft_state_zh, forum_error_zh
+from forumbot.wording import draft_place_zh, draft_state_zh, forum_error_zh
 from parsers.models import ContentNotice, Post, TimePrecision
 
 log = logging.getLogger("forumbot.agent")
@@ -892,7 +892,8 @@ class Agent:
                 self.rt.store.raise_alarm(
                     AlarmKind.MODERATION.value, f"moderation:{draft.id}",
                     moderation_text(draft_id=draft.id, tid=draft.tid, kind=draft.kind.value,
-                                    generation=self.watch.generation),
+                                    generation=self.watch.generation,
+                                    place=draft_place_zh(draft) if draft.is_new_thread else None),
                     at=now, detail={"draft": draft.id, "tid": draft.tid, "pid": draft.pid})
                 continue
             outbox.released(draft.id, pid, now=now)

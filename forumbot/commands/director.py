@@ -246,17 +246,20 @@ def show(config_path: str, draft_id: int) -> None:
 @click.command("approve")
 @config_option
 @click.argument("draft_id", type=int, metavar="草稿编号")
+@click.option("--subject", default=None, metavar="标题", help="新帖草稿：改用这个标题发帖。")
 @friendly
-def approve(config_path: str, draft_id: int) -> None:
+def approve(config_path: str, draft_id: int, subject: str | None) -> None:
     """批准一篇草稿：运行中的机器人会把它发出去（只发一次）。
 
     草稿编号见 forumbot drafts 或 forumbot status；发出之前可以先用 forumbot show
-    看全文。
+    看全文。机器人开的新帖可以用 --subject 改标题后批准。
 
-    例：forumbot approve 7
+    例：forumbot approve 7；forumbot approve 9 --subject "【饺子村】第二日 投票帖"
     """
     with runtime(config_path) as rt:
-        d = lib.approve(rt, draft_id, _now(rt), actor=lib.DIRECTOR_CLI)
+        if subject is not None and not rt.outbox.get(draft_id).is_new_thread:
+            raise click.ClickException(f"草稿 #{draft_id} 不是新帖，没有标题可改")
+        d = lib.approve(rt, draft_id, _now(rt), actor=lib.DIRECTOR_CLI, subject=subject)
         click.echo(f"已批准 {_draft_line(d)}：运行中的机器人会发出它（只发一次）")
 
 

@@ -625,6 +625,7 @@ class DiscuzClient:
         threads: those the bot's account started, tids in ``skip`` (threads already
         known) left out; each candidate's first page is read for its first post. A thread
         held for moderation is listed to no one and is not found until released."""
+        self._require_login()  # the bot's own uid tells its threads; a board may bar guests
         for page_no in range(1, max_pages + 1):
             board = self.read_board(fid, page_no)
             for row in board.threads:

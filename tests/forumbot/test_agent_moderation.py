@@ -114,3 +114,35 @@ def test_agent_moderation__the_director_may_stop_waiting(tmp_path):
     finally:
         game.close()
         game.sim.stop()
+
+
+@pytest.mark.parametrize(("discuz", "charset"), [("x3", "utf-8"), ("7.2", "gbk")])
+def test_agent_moderation__a_held_new_thread_is_published_with_its_tid_once_released(tmp_path, discuz, charset):
+    game = game_on(tmp_path, discuz, charset)
+    try:
+        play(game, until=at(1, "09:35"))
+        fid = game.sim.data.thread(game.world.tids["vote1"]).fid
+        game.sim.settings.moderate_threads = True
+        draft = game.rt.outbox.create_new_thread(fid, "【测试村】第二日 投票帖", "第二日白天开始，请在本帖投票。",
+                                                 now=game.clock.now(), day=2)
+        game.rt.outbox.approve(draft.id, "director", now=game.clock.now())
+        play(game, until=at(1, "09:50"))
+        held = game.rt.outbox.get(draft.id)
+        assert held.state is DraftState.PENDING_MODERATION and held.attempts == 1
+        [thread] = [t for t in game.sim.data.threads.values() if t.subject == "【测试村】第二日 投票帖"]
+        assert thread.held and held.tid == (thread.tid if discuz == "x3" else 0)  # 7.2 names no tid
+        alarm = next(a for a in game.rt.store.alarms() if a.key == f"moderation:{draft.id}")
+        assert "新帖「【测试村】第二日 投票帖」" in alarm.text and "主题 0" not in alarm.text
+        play(game, until=at(1, "10:05"))
+        assert game.rt.outbox.get(draft.id).attempts == 1  # never sent again
+        game.sim.settings.moderate_threads = False
+        game.sim.release_thread(thread.tid)  # a moderator approves it
+        play(game, until=at(1, "10:20"))
+        released = game.rt.outbox.get(draft.id)
+        assert (released.state, released.tid) == (DraftState.PUBLISHED, thread.tid)
+        assert released.pid == game.sim.posts(thread.tid)[0].pid
+        assert not any(a.key == f"moderation:{draft.id}" for a in game.rt.store.alarms())
+        assert [t.tid for t in game.sim.data.threads.values() if t.subject == "【测试村】第二日 投票帖"] == [thread.tid]
+    finally:
+        game.close()
+        game.sim.stop()

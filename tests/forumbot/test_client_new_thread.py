@@ -246,3 +246,11 @@ def test_simulator__answers_as_the_real_lab_forums_did(forum, clients):
         assert posts == [("/forum.php", 200), ("/forum.php", 200)]
     else:
         assert posts == [("/post.php", 302), ("/topicadmin.php", 302)]
+
+
+def test_find_thread_by_marker__a_fresh_process_logs_in_first_on_a_board_barred_to_guests(forum, clients):
+    forum.sim.data.boards[forum.fid].guests_barred = True
+    opened = clients().new_thread(forum.fid, SUBJECT, BODY + MARKER_LINE)
+    restarted = clients()  # a new process after a kill: no session yet
+    found = restarted.find_thread_by_marker(forum.fid, MARKER)
+    assert found is not None and found.tid == opened.tid

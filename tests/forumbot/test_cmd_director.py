@@ -273,3 +273,25 @@ def test_final_count__rejected_then_redrafted_only_after_a_correction(tmp_path):
     finally:
         game.close()
         game.sim.stop()
+
+
+def test_cmd_approve__a_new_thread_with_the_directors_subject(played):
+    _, config = played
+    rt = open_runtime(config)
+    draft = rt.outbox.create_new_thread(3, "【饺子村】第三日 投票帖", "第三日白天开始，请在本帖投票。", now=rt.clock.now(), day=3)
+    other = rt.outbox.create_draft(DraftKind.CARD_NOTICE, 1, "另一篇测试草稿", now=rt.clock.now())
+    rt.close()
+    listing = invoke(config, "drafts")
+    assert "版块 3 的新帖「【饺子村】第三日 投票帖」" in listing.output and "帖子 0" not in listing.output
+    refused = invoke(config, "approve", str(other.id), "--subject", "公示不是新帖")
+    assert refused.exit_code != 0 and "不是新帖" in refused.output
+    approved = invoke(config, "approve", str(draft.id), "--subject", "【饺子村】D3 投票帖")
+    assert approved.exit_code == 0 and "D3 投票帖" in approved.output, approved.output
+    rt = open_runtime(config)
+    try:
+        done = rt.outbox.get(draft.id)
+        assert (done.state, done.subject) == (DraftState.APPROVED, "【饺子村】D3 投票帖")
+        rt.outbox.reject(draft.id, "director", "测试完毕", now=rt.clock.now())  # leave the game as it was
+        rt.outbox.reject(other.id, "director", "测试完毕", now=rt.clock.now())
+    finally:
+        rt.close()
