@@ -828,6 +828,8 @@ class Agent:
         edited by hand as edited, and the draft's marker either way."""
         if draft.kind is DraftKind.REMINDER:
             return self.days.render_reminder(draft, now)
+        if draft.kind is DraftKind.CLOSING:
+            return self.days.render_closing(draft, now)
         if draft.kind not in (DraftKind.RUNNING_COUNT, DraftKind.COUNT_REPLY) or draft.day is None:
             return None
         rt = self.rt

@@ -35,7 +35,8 @@ def test_agent_calendar__reminders_and_the_closing_post(tmp_path, discuz, charse
         g.tick(at(2, "21:30"))
         closing = [d for d in g.rt.outbox.drafts(DraftState.PUBLISHED) if d.kind is DraftKind.CLOSING]
         assert len(closing) == 1 and closing[0].day == 1
-        assert "【截止】第1日" in g.sim.post(closing[0].pid).message
+        said = g.sim.post(closing[0].pid).message
+        assert "【截止】第1日" in said and ("以本帖为界" in said) == (discuz == "7.2")
         late = g.vote(tid, PLAYERS[3], PLAYERS[0], when=at(2, "21:30"))
         g.tick(at(2, "21:31"))
         kept = g.rt.store.stored_day(1)
