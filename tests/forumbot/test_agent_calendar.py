@@ -140,3 +140,18 @@ def test_agent_calendar__the_reminder_by_pm_to_each_player_without_a_vote(tmp_pa
         g.tick(at(2, "19:45"))
         assert len([m for m in g.sim.pms_between(BOT, "汤圆") if m.fromuid == g.sim.data.user(BOT).uid]) == 1
         assert g.errors() == []
+
+
+def test_check__a_calendar_game_without_its_board_fails(tmp_path):
+    from forumbot.agent.preflight import preflight
+    from forumbot.game.runtime import make_client, open_runtime
+
+    with calendar_game(tmp_path, named=False) as g:
+        path = g.rt.base_config.path
+        path.write_text(path.read_text(encoding="utf-8").replace(f"fid = {g.fid}\n", ""), encoding="utf-8")
+        rt = open_runtime(path, clock=g.clock)
+        try:
+            found = {c.name: c for c in preflight(rt, make_client(rt), g.clock.now()).checks}
+            assert found["游戏版块"].outcome.value == "fail" and "[forum].fid" in found["游戏版块"].detail
+        finally:
+            rt.close()
