@@ -167,6 +167,15 @@ class DayDuties:
             return seconds
         return max(1.0, min(seconds, (min(later) - now).total_seconds()))
 
+    def render_closing(self, draft: Draft, now: datetime) -> Refresh | None:
+        """The closing post says it is the deadline's boundary only when it goes out in the
+        deadline's minute on a minutes-only forum (what ``settle`` then records)."""
+        if hand_edited(draft) or draft.day is None:
+            return None
+        window = self.rt.config.day(draft.day)
+        marks = self.minutes_only(window) and now < window.deadline + timedelta(minutes=1)
+        return Refresh(body=dayposts.closing_body(self.rt, window, marks_deadline=marks))
+
     # ------------------------------------------------------------------ after publishing
 
     def settle(self, now: datetime, report: "TickReport") -> None:

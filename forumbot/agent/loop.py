@@ -240,15 +240,20 @@ class Agent:
                 source = "api" if wanted else "html"
             else:
                 source = self._probe_source()
+            if source is None:
+                # No thread yet (the bot opens the days' threads itself): decided once one
+                # exists — pages until then.
+                self.client.use_api = False
+                return "html"
             store.set_meta("read_source", source)
             log.info("读帖方式：%s", "论坛的手机版接口" if source == "api" else "帖子页面")
         self.client.use_api = source == "api"
         return source
 
-    def _probe_source(self) -> str:
+    def _probe_source(self) -> str | None:
         tids = sorted(tid for day in self.rt.config.days for tid in day.threads())
         if not tids:
-            return "html"
+            return None
         self.client.use_api = False
         page = self.client.fetch_page(tids[0], 1)
         minutes_only = any(p.time_precision is TimePrecision.MINUTE for p in page.posts)
@@ -852,6 +857,8 @@ class Agent:
         edited by hand as edited, and the draft's marker either way."""
         if draft.kind is DraftKind.REMINDER:
             return self.days.render_reminder(draft, now)
+        if draft.kind is DraftKind.CLOSING:
+            return self.days.render_closing(draft, now)
         if draft.kind not in (DraftKind.RUNNING_COUNT, DraftKind.COUNT_REPLY) or draft.day is None:
             return None
         rt = self.rt

@@ -24,6 +24,7 @@ log = logging.getLogger("forumbot.agent")
 
 ROLES = ("vote", "discussion")
 FID_MISSING = "calendar_fid"  # the alarm: the bot should open threads but has no board
+NO_VOTE_THREAD = "no_vote_thread"  # the alarm: a day has started, its voting thread's draft was rejected
 
 
 def thread_key(day: int, role: str) -> str:
@@ -48,6 +49,7 @@ class DayOpener:
         """Draft what the day misses; True when a thread opened was recorded now."""
         recorded = bool(self.record_opened(window, now))
         window = self.rt.config.day(window.number)
+        self.settled(window, now)
         missing = self.wanted(window)
         if not missing or now >= day.deadline:
             return recorded  # a day already over is not opened afterwards (the director decides)
@@ -62,7 +64,13 @@ class DayOpener:
         outbox = self.rt.outbox
         for role in missing:
             key = thread_key(window.number, role)
-            if outbox.by_dedupe_key(key) is not None:
+            drafted = outbox.by_dedupe_key(key)
+            if drafted is not None:
+                if role == "vote" and drafted.state is DraftState.REJECTED:
+                    store.raise_alarm(NO_VOTE_THREAD, f"{NO_VOTE_THREAD}:{window.number}",
+                                      f"第{window.number}日没有投票帖：机器人起草的新帖 #{drafted.id} 已被驳回，不会再起草。"
+                                      f"请自己开帖并在配置的 [[days]] 写上 number = {window.number} 和 vote_thread = 主题号",
+                                      at=now, detail={"day": window.number, "draft": drafted.id})
                 continue
             known = self.rt.config.day(window.number)
             view = dayposts.opening_view(self.rt, day, vote_tid=known.vote_thread,
@@ -73,6 +81,11 @@ class DayOpener:
             log.info("第%d日：已起草新%s #%d「%s」", window.number, "投票帖" if role == "vote" else "讨论帖", draft.id,
                      subject)
         return recorded
+
+    def settled(self, window: DayWindow, now: datetime) -> None:
+        """A day with its voting thread has no alarm about a missing one."""
+        if window.vote_thread is not None:
+            self.rt.store.clear_alarm(f"{NO_VOTE_THREAD}:{window.number}", at=now)
 
     def record_opened(self, window: DayWindow, now: datetime) -> list[int]:
         """The tids of the day's threads the outbox opened, into the store's days."""
@@ -100,4 +113,4 @@ def _opened(draft: Draft | None) -> int | None:
     return draft.tid
 
 
-__all__ = ["DayOpener", "FID_MISSING", "ROLES", "thread_key"]
+__all__ = ["DayOpener", "FID_MISSING", "NO_VOTE_THREAD", "ROLES", "thread_key"]

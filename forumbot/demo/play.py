@@ -80,6 +80,10 @@ def setup_game(workdir: Path, *, clock: SimClock | None = None, sim: Simulator |
         config = write_config(workdir / "game.toml", world, base_url, workdir / "game.sqlite", plan=plan,
                               notify=notify, **agent_settings)
     elif config_source is not None:
+        if bot_opens and notify is not None and notify.get("enabled"):
+            # The director posts in no thread of such a game: the bot cannot learn their uid
+            # from the posts, so the config names it (README: [notify].director_uid).
+            notify = {**notify, "director_uid": sim.data.user(DIRECTOR).uid}
         config = config_from(config_source, workdir / "game.toml", base_url, workdir / "game.sqlite",
                              notify=notify, fid=world.fid, **agent_settings)
     else:

@@ -74,7 +74,6 @@ def create_app(config_path: str | Path, *, host: str = DEFAULT_HOST, clock: Cloc
     # Registered before the blueprint's guards, so a locked-out address is answered first.
     app.before_request(_refuse_locked_out_login)
     from forumbot.desk import changes  # noqa: F401 - registers the two-step changes on the blueprint
-    from forumbot.desk import schedule  # noqa: F401 - the schedule's changes (SPEC §11)
     from forumbot.desk.routes import bp
 
     # Globals, not context: the macros in _macros.html are imported without context.

@@ -6,7 +6,10 @@ only the second POST — the same fields, confirmed — applies it.
 * events (出局, 身份死亡, 若愚, 警长, 替罪羊, 冤死, 加速, 夜晚结果, 别名, 替补, 判废),
   their undo (with a reason) and their correction (wrong player, wrong time);
 * the badge's random draw; cards (a send-off is an out) and taking one back;
-* the game's end.
+* the game's end;
+* the schedule (SPEC §11): a day's deadline moved, the day lengthened or closed now (the
+  preview says what moves: the deadline, the change freeze, the days after it), and a
+  voting thread the bot closed opened again.
 
 If the effect changed between the two steps (the agent read new votes that turn a
 result, another draft went stale), the change is not applied: the new effect is shown to
@@ -543,3 +546,79 @@ def resume():
     except domain_errors() as exc:
         say_error(exc)
     return redirect(url_for("desk.now"))
+
+
+# ---------------------------------------------------------------- the schedule
+
+SCHEDULE_BACK = "desk.now"
+
+
+def _schedule_request(rt: Runtime, now: datetime) -> director.DeadlineRequest:
+    how = field("how", what="改法")
+    day = int_field("day", required=False, what="第几日")
+    why = field("why", required=False)
+    if how == "at":
+        return director.DeadlineRequest(day=day, at=director.parse_when(field("at", what="新的截止时间"), now), why=why)
+    if how == "extend":
+        return director.DeadlineRequest(day=day, extend=director.parse_span(field("extend", what="延长多久")), why=why)
+    if how == "now":
+        return director.DeadlineRequest(day=day, close_now=True, why=why)
+    raise director.DirectorError("请选择改法：改截止时间、延长或现在截止")
+
+
+def _schedule_key(rt: Runtime, lines: tuple[str, ...]) -> str:
+    """What the confirmation was about: the changes made so far and the preview shown."""
+    changes = rt.store.day_changes()
+    basis = f"{changes[-1].id if changes else 0}|" + "\n".join(lines)
+    return hashlib.sha256(basis.encode("utf-8")).hexdigest()[:16]
+
+
+def _schedule_fields() -> list[tuple[str, str]]:
+    return [(name, request.form.get(name, "")) for name in ("how", "day", "at", "extend", "why")]
+
+
+def _deadline_confirm(rt: Runtime, now: datetime, *, changed: bool = False) -> str:
+    shown = director.preview_deadline(rt, _schedule_request(rt, now), now)
+    lines = shown.lines_zh()
+    if not shown.shifts:
+        raise director.DirectorError("没有任何时间改变")
+    return _confirm(rt, now, title="确认：改日程", impact=None, fields=[*_schedule_fields(), ("key", _schedule_key(rt, lines))],
+                    action=url_for("desk.deadline_apply"), verb="确认修改", back=url_for(SCHEDULE_BACK, _anchor="schedule"),
+                    lines=[*lines, "确认后机器人按新的时间提醒和截止（截止帖、关闭投票帖）。"], changed=changed)
+
+
+@bp.post("/schedule/deadline")
+def deadline_preview():
+    back = url_for(SCHEDULE_BACK, _anchor="schedule")
+    try:
+        with runtime_holder().use() as rt:
+            return _deadline_confirm(rt, rt.clock.now())
+    except domain_errors() as exc:
+        say_error(exc)
+        return redirect(back)
+
+
+@bp.post("/schedule/deadline/apply")
+def deadline_apply():
+    back = url_for(SCHEDULE_BACK, _anchor="schedule")
+    try:
+        with runtime_holder().use() as rt:
+            now = rt.clock.now()
+            shown = director.preview_deadline(rt, _schedule_request(rt, now), now)
+            if _schedule_key(rt, shown.lines_zh()) != request.form.get("key"):
+                return _deadline_confirm(rt, now, changed=True)
+            done = director.change_deadline(rt, _schedule_request(rt, now), now)
+            flash(f"已记下：{done.change.describe_zh()}", "ok")
+    except domain_errors() as exc:
+        say_error(exc)
+    return redirect(back)
+
+
+@bp.post("/schedule/reopen")
+def reopen():
+    try:
+        with runtime_holder().use() as rt:
+            flash(director.ask_reopen(rt, int_field("day", required=False, what="第几日"), rt.clock.now()), "ok")
+    except domain_errors() as exc:
+        say_error(exc)
+    return redirect(url_for(SCHEDULE_BACK, _anchor="schedule"))

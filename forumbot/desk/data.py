@@ -12,6 +12,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from engine.activity import post_counts
+from engine.calendar import when_zh
 from engine.cards import Standing
 from engine.reasons import describe_zh
 from engine.state import GameState, StateError
@@ -453,3 +454,15 @@ def when(at: datetime | None) -> str:
 
 def left(deadline: datetime, now: datetime) -> str:
     return format_left(deadline - now)
+
+
+def schedule_rows(rt: Runtime) -> list[dict[str, object]]:
+    """The days as the desk lists them: times, threads, the closing post, the lock."""
+    kept = {d.number: d for d in rt.store.stored_days()}
+    rows = []
+    for day in rt.config.days:
+        record = kept.get(day.number)
+        rows.append({"number": day.number, "start": when_zh(day.start), "deadline": when_zh(day.deadline),
+                     "vote": day.vote_thread, "discussion": day.discussion_thread,
+                     "locked": bool(record and record.locked_at), "closing": record.closing_pid if record else None})
+    return rows

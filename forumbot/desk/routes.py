@@ -166,10 +166,8 @@ def logout():
 @bp.get("/")
 def now():
     def build(rt: Runtime, now: datetime) -> dict[str, Any]:
-        from forumbot.desk.schedule import schedule_rows
-
         return {"g_now": data.game_now(rt, now, g.status, g.state), "winners": texts.WINNERS,
-                "schedule": schedule_rows(rt)}
+                "schedule": data.schedule_rows(rt)}
 
     return render_page("now.html", build)
 

@@ -21,7 +21,7 @@ from forumbot.game.render import render, thread_path, forum_root
 from forumbot.game.runtime import Runtime
 from forumbot.store.outbox import Draft, DraftKind
 
-__all__ = ["OpeningView", "ReminderView", "closing_key", "draft_closing", "draft_reminder", "game_name",
+__all__ = ["OpeningView", "ReminderView", "closing_body", "closing_key", "draft_closing", "draft_reminder", "game_name",
            "opening_post", "reminder_key"]
 
 
@@ -105,10 +105,14 @@ def closing_key(window: DayWindow) -> str:
     return f"closing:day{window.number}:{window.deadline.isoformat()}"
 
 
+def closing_body(rt: Runtime, window: DayWindow, *, marks_deadline: bool) -> str:
+    return render(rt.env, "closing.bbcode.j2", {"c": {"day": window.number, "deadline": when_zh(window.deadline),
+                                                      "marks_deadline": marks_deadline}})
+
+
 def draft_closing(rt: Runtime, window: DayWindow, now: datetime, *, marks_deadline: bool) -> Draft:
     assert window.vote_thread is not None
-    body = render(rt.env, "closing.bbcode.j2", {"c": {"day": window.number, "deadline": when_zh(window.deadline),
-                                                      "marks_deadline": marks_deadline}})
+    body = closing_body(rt, window, marks_deadline=marks_deadline)
     return rt.outbox.create_draft(DraftKind.CLOSING, window.vote_thread, body, now=now, day=window.number,
                                   dedupe_key=closing_key(window))
 

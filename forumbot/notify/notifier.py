@@ -55,6 +55,7 @@ from forumbot.notify.codes import Codes
 from parsers.commands import parse
 from forumbot.notify.handle import ACTOR, Handler, state_line
 from forumbot.notify.nightpm import NightPm
+from forumbot.notify.reminders import queue_player_reminders
 from forumbot.notify.pmbox import PmBox, PmRow, SendOutcome
 from forumbot.notify.switchboard import Item, Switchboard
 from forumbot.notify.tell import (HELP, NOTIFY_ALARM_KEY, NOTIFY_ALARM_KIND, Matter, current_matters,
@@ -202,6 +203,7 @@ class Notifier:
             self.publish(now, report)  # what the director just approved goes before any PM
             self._say_what_went_out(now)
         self._drop_stale(now)
+        queue_player_reminders(self, now)  # [calendar].remind_by_pm (SPEC §11)
         result.sent = self.send_pending(now)
 
     def _say_what_went_out(self, now: datetime) -> None:

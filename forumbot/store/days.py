@@ -81,6 +81,10 @@ class DaysMixin(StoreBase):
         """Each day's (number, start, deadline, freeze) as the schedule lays it out now: a
         missing day is added, a day whose times moved is updated (its threads and record
         kept). True when anything changed."""
+        known = {r["number"]: (r["start"], r["deadline"], r["freeze"])
+                 for r in self.db.query("SELECT number, start, deadline, freeze FROM days")}
+        if all(known.get(n) == (iso(s), iso(d), iso_or_none(f)) for n, s, d, f in days):
+            return False  # as laid out already: no write (every command opens the game)
         changed = False
         with self.write() as conn:
             for number, start, deadline, freeze in days:

@@ -62,7 +62,8 @@ class CalendarGame:
 
 
 def config_text(base_url: str, fid: int, database: Path, *, discuz: str, vote_tid: int | None,
-                days: int = 2, extra_calendar: str = "", discussion: bool = False) -> str:
+                days: int = 2, extra_calendar: str = "", discussion: bool = False,
+                director_uid: int | None = None) -> str:
     lines = [
         "[forum]", f'base_url = "{base_url}"', 'timezone = "Asia/Shanghai"', f'discuz = "{discuz}"', f"fid = {fid}", "",
         "[game]", 'ruleset = "simple14"', f'director = "{DIRECTOR}"', f'bot = "{BOT}"',
@@ -73,18 +74,20 @@ def config_text(base_url: str, fid: int, database: Path, *, discuz: str, vote_ti
         lines += ["[[days]]", "number = 1", f"vote_thread = {vote_tid}", ""]
     lines += ["[agent]", f'database = "{database}"', "poll_interval_seconds = 60", "poll_jitter_seconds = 0",
               "min_request_interval_seconds = 0", "running_count_interval_minutes = 600", "",
-              "[bot]", f'username = "{BOT}"', "", "[notify]", "enabled = false", ""]
+              "[bot]", f'username = "{BOT}"', "", "[notify]"]
+    lines += [f"director_uid = {director_uid}", "min_interval_seconds = 0"] if director_uid else ["enabled = false"]
+    lines.append("")
     return "\n".join(lines)
 
 
 @contextmanager
 def calendar_game(tmp_path: Path, *, discuz: str = "x3", charset: str = "utf-8", named: bool = True,
                   days: int = 2, extra_calendar: str = "", moderator: bool = False,
-                  discussion: bool = False) -> Iterator[CalendarGame]:
+                  discussion: bool = False, notify: bool = False) -> Iterator[CalendarGame]:
     os.environ["FORUMBOT_PASSWORD"] = PASSWORD
     clock = SimClock(start=DAY1 - timedelta(hours=1))
     sim = Simulator(clock=clock, discuz=discuz, charset=charset)
-    sim.add_user(DIRECTOR, password="pw")
+    director_uid = sim.add_user(DIRECTOR, password="pw")
     sim.add_user(BOT, password=PASSWORD)
     for name in PLAYERS:
         sim.add_user(name, password="pw")
@@ -98,9 +101,11 @@ def calendar_game(tmp_path: Path, *, discuz: str = "x3", charset: str = "utf-8",
         path = tmp_path / "测试村.toml"
         path.write_text(config_text(base, fid, tmp_path / "game.sqlite", discuz="7.2" if discuz == "7.2" else "x3",
                                     vote_tid=vote_tid, days=days, extra_calendar=extra_calendar,
-                                    discussion=discussion), encoding="utf-8")
+                                    discussion=discussion, director_uid=director_uid if notify else None), encoding="utf-8")
         rt = open_runtime(path, clock=clock)
-        agent = Agent(rt, make_client(rt))
+        from forumbot.notify import Notifier
+
+        agent = Agent(rt, make_client(rt), notifier=Notifier.for_agent if notify else None)
         agent.start()
         try:
             yield CalendarGame(sim, clock, rt, agent, fid, vote_tid)

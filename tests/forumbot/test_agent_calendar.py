@@ -35,7 +35,8 @@ def test_agent_calendar__reminders_and_the_closing_post(tmp_path, discuz, charse
         g.tick(at(2, "21:30"))
         closing = [d for d in g.rt.outbox.drafts(DraftState.PUBLISHED) if d.kind is DraftKind.CLOSING]
         assert len(closing) == 1 and closing[0].day == 1
-        assert "【截止】第1日" in g.sim.post(closing[0].pid).message
+        said = g.sim.post(closing[0].pid).message
+        assert "【截止】第1日" in said and ("以本帖为界" in said) == (discuz == "7.2")
         late = g.vote(tid, PLAYERS[3], PLAYERS[0], when=at(2, "21:30"))
         g.tick(at(2, "21:31"))
         kept = g.rt.store.stored_day(1)
@@ -119,3 +120,38 @@ def test_check__says_whether_the_bot_may_close_the_voting_threads(tmp_path, mode
         found = {c.name: c for c in preflight(g.rt, g.agent.client, g.clock.now()).checks}
         lock = found["截止时关闭投票帖"]
         assert (lock.outcome.value, "不是版块" in lock.detail) == (("pass", False) if moderator else ("warn", True))
+
+
+def test_agent_calendar__the_reminder_by_pm_to_each_player_without_a_vote(tmp_path):
+    from tests.forumbot.calendar_support import BOT
+
+    with calendar_game(tmp_path, notify=True, extra_calendar="remind_by_pm = true\nlock_threads = false") as g:
+        tid = g.vote_tid
+        g.tick(at(1, "09:05"))
+        g.vote(tid, "饺子", "包子")
+        g.sim.add_post(tid, "汤圆", "我还在想，晚点再投", at=g.clock.now())  # no vote; the bot learns the uid
+        g.tick(at(1, "10:00"))
+        g.tick(at(2, "19:31"))  # the freeze's reminder: 包子 (no post yet), 汤圆 and 月饼 have no vote
+        g.tick(at(2, "19:33"))
+        to = {name: [m.text for m in g.sim.pms_between(BOT, name) if m.fromuid == g.sim.data.user(BOT).uid]
+              for name in PLAYERS}
+        assert len(to["汤圆"]) == 1 and "你还没有有效的投票" in to["汤圆"][0] and "viewthread" in to["汤圆"][0]
+        assert to["饺子"] == [] and to["月饼"] == [] and to["包子"] == []  # voted / uid never seen
+        g.tick(at(2, "19:45"))
+        assert len([m for m in g.sim.pms_between(BOT, "汤圆") if m.fromuid == g.sim.data.user(BOT).uid]) == 1
+        assert g.errors() == []
+
+
+def test_check__a_calendar_game_without_its_board_fails(tmp_path):
+    from forumbot.agent.preflight import preflight
+    from forumbot.game.runtime import make_client, open_runtime
+
+    with calendar_game(tmp_path, named=False) as g:
+        path = g.rt.base_config.path
+        path.write_text(path.read_text(encoding="utf-8").replace(f"fid = {g.fid}\n", ""), encoding="utf-8")
+        rt = open_runtime(path, clock=g.clock)
+        try:
+            found = {c.name: c for c in preflight(rt, make_client(rt), g.clock.now()).checks}
+            assert found["游戏版块"].outcome.value == "fail" and "[forum].fid" in found["游戏版块"].detail
+        finally:
+            rt.close()

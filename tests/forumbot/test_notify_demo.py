@@ -51,8 +51,10 @@ def test_notify_demo__every_manual_post_went_out_once_approved_by_pm(played):
     assert game.rt.outbox.pending() == []
     published = game.rt.outbox.drafts(DraftState.PUBLISHED)
     manual = [d for d in published if game.rt.outbox.policies[d.kind] is Policy.MANUAL]
+    # config.toml's [calendar]: each day's two threads, opened by the bot, approved by PM too
     assert sorted((d.kind.value, d.day) for d in manual) == [
-        ("announcement", 2), ("announcement", 3), ("final_count", 1), ("final_count", 2), ("final_count", 3)]
+        ("announcement", 2), ("announcement", 3), ("final_count", 1), ("final_count", 2), ("final_count", 3),
+        *[("new_thread", n) for n in (1, 1, 2, 2, 3, 3)]]
     assert {d.approved_by for d in manual} == {"director(pm)"}
     markers = [find_marker_in_text(m) for _, _, m in bot_posts(game)]
     assert None not in markers and len(markers) == len(set(markers))
@@ -93,7 +95,7 @@ def test_notify_demo__python_m_forumbot_demo_director_by_pm_discuz_72():
     assert "只用论坛站内信操作" in text and "仍待处理的草稿：0 篇" in text
     assert "导演 → 机器人：批准 " in text
     assert re.search(r"机器人 → 导演：［[^］]+］【待你处理】", text)  # each PM names its game
-    assert "机器人发帖 9 篇" in text
+    assert "机器人发帖 24 篇" in text  # 9 + the calendar's: 6 threads, 6 reminders, 3 closing posts
 
 
 def test_notify_demo__desk_and_pm_together_are_refused(capsys):
