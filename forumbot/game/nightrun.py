@@ -178,7 +178,41 @@ def ruling_of(rt: Runtime, record: NightActionRecord, ch: Chronicle | None = Non
     for ruling in result.rulings:
         if ruling.action.seq == STORE_SEQ + record.id:
             return ruling
+    # A triggered skill answering a daytime loss (猎人 最后一枪 after a vote-out) is the
+    # day's, not the night's: its ruling is in the day's report.
+    for day in sorted(ch.days):
+        for ruling in ch.day(day, record.at).shot_rulings:
+            if ruling.action.seq == STORE_SEQ + record.id:
+                return ruling
     return None
+
+
+@dataclass(frozen=True)
+class DayShot:
+    """A triggered skill sent after a daytime loss and counted, not yet entered: the
+    director enters its out (``forumbot out 目标 --why hunter --at 时间``)."""
+
+    day: int
+    player: str
+    skill: str
+    target: str
+    at: datetime
+    effect: str  # out | identity_lost
+
+
+def day_shots(rt: Runtime, ch: Chronicle | None = None) -> list[DayShot]:
+    if not active(rt):
+        return []
+    ch = ch or chronicle(rt)
+    mode = mode_of(rt)
+    assert mode is not None
+    out = []
+    for day in sorted(ch.days):
+        for trigger, action, outcome in ch.day(day).proposed_shots:
+            effect = "identity_lost" if any(d.effect == "identity_lost" for d in outcome.deaths) else "out"
+            out.append(DayShot(day, trigger.player, mode.skill_name(trigger.skill), action.target or "",
+                               action.at, effect))  # type: ignore[arg-type]
+    return out
 
 
 def director_action(rt: Runtime, text: str, now: datetime, *, at: datetime | None = None, night: int | None = None,
@@ -220,7 +254,10 @@ def _entered_by_hand(rt: Runtime, night: int, proposal: NightProposal | None) ->
 
 
 def proposal_data(result: NightResult, state: GameState) -> dict[str, Any]:
-    data = result.to_json()
+    """What is kept and versioned: §10.6's object without what only the clock changes
+    (``final`` turns true when the last phase ends; ``ready``/``pending`` are what made it a
+    proposal) — a new version means the resolution changed, not the time."""
+    data = {k: v for k, v in result.to_json().items() if k not in ("final", "ready", "pending")}
     start = _next_start(state, result.night)
     data["takes_effect"] = start.isoformat() if start else None
     data["out"] = [d.player for d in result.deaths]
@@ -306,6 +343,12 @@ def night_lines(rt: Runtime, now: datetime, *, secrets: bool = False) -> list[st
     """The nights for ``forumbot status`` (Chinese). Without ``secrets`` only where each
     night stands — who has not acted yet is no secret, what they did and who dies are."""
     lines: list[str] = []
+    for shot in day_shots(rt):
+        # Entered by the director as an out at the shot's time; until then it waits.
+        command = "identity-lost" if shot.effect == "identity_lost" else "out"
+        lines.append(f"第{shot.day}日：一个白天触发的技能已计入，待录入" + (
+            f"：{shot.player} {shot.skill} {shot.target}（{shot.at:%m-%d %H:%M}）—— forumbot {command} {shot.target} "
+            f"--why hunter --at \"{shot.at:%m-%d %H:%M}\"" if secrets else "（加 --secrets 看详情）"))
     for s in status_of(rt, now):
         p, r = s.proposal, s.result
         if p is not None and p.state == "confirmed":

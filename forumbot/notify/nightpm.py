@@ -319,9 +319,24 @@ class NightPm:
             body += "夜晚行动请发站内信给机器人，一行一个，例如「杀人 名字」「预言 名字」「放弃」。"
             self._tell_once(f"identity:{player}", "identity", player, uids[player], body, now, done)
 
+    def _day_shots(self, ch: Chronicle, now: datetime, done: NightPass) -> None:
+        """A hunter's 最后一枪 after a vote-out, counted: the director enters its out."""
+        notifier = self.notifier
+        director = notifier.director_uid(now) if notifier.settings.enabled else None
+        if director is None:
+            return
+        for shot in nightrun.day_shots(self.rt, ch):
+            command = "identity-lost" if shot.effect == "identity_lost" else "out"
+            body = (f"第{shot.day}日：{shot.player} 在 {shot.at:%m-%d %H:%M} 发动{shot.skill} {shot.target}（已计入）。"
+                    f"请录入它的结果：forumbot {command} {shot.target} --why hunter --at \"{shot.at:%m-%d %H:%M}\""
+                    f"（或在导演台录入）")
+            self._tell_once(f"shot:{shot.day}:{shot.player}:{shot.at.isoformat()}", "shot", "director", director,
+                            body, now, done)
+
     def _proposals(self, ch: Chronicle, now: datetime, done: NightPass) -> None:
         rt = self.rt
         notifier = self.notifier
+        self._day_shots(ch, now, done)
         state = current_state(rt.config, rt.store)
         for night in nightrun.nights_begun(state, now):
             proposal, _, _ = nightrun.propose(rt, night, now, ch=ch)

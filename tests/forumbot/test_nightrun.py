@@ -132,3 +132,27 @@ def test_nightrun__resolving_the_stored_actions_after_a_restart_gives_the_same_p
         assert nightrun.proposal_data(again, nightrun.current_state(rt.config, rt.store)) == before.data
     finally:
         rt.close()
+
+
+def test_nightrun__dual_an_order_by_pm_and_the_hunters_shot_after_a_vote_out(tmp_path):
+    from tests.forumbot.identity_support import dual_game
+
+    config = dual_game(tmp_path, extra=f'[agent]\ndatabase = "{tmp_path / "g.sqlite"}"\n')
+    rt = open_runtime(config)
+    try:
+        # 戊 holds 长老 / 猎人 and puts 猎人 first before day 1 (由演员决定身份的顺序)
+        rt.store.set_identity_order("戊", "hunter", at=at(1, 8, 0), entered_by=nightrun.PLAYER_PM, now=at(1, 8, 0))
+        assert nightrun.sheet_of(rt).hand("戊")[0].value == "hunter"
+        rt.store.append_event(1, EventKind.IDENTITY_LOST, {"source": "result", "why": "vote", "player": "戊"},
+                              actor="bot", at=at(2, 21, 31), game_at=at(2, 21, 30))
+        filed = pm(rt, 1, "戊", Skill.LAST_SHOT, "甲", at(2, 21, 40), 5)
+        assert filed.ruling is not None and filed.ruling.counted, filed
+        (shot,) = nightrun.day_shots(rt)
+        assert (shot.day, shot.player, shot.target, shot.effect) == (1, "戊", "甲", "identity_lost")
+        late = pm(rt, 1, "戊", Skill.LAST_SHOT, "乙", at(2, 21, 50), 6)
+        assert not late.ruling.counted  # the first counting shot is final
+        lines = nightrun.night_lines(rt, at(2, 21, 55))
+        assert any("白天触发的技能已计入" in line and "甲" not in line for line in lines)
+        assert any("戊 最后一枪 甲" in line for line in nightrun.night_lines(rt, at(2, 21, 55), secrets=True))
+    finally:
+        rt.close()
