@@ -41,6 +41,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from engine.names import NameTable
+from forumbot.discuz import PM_SETTLE_SECONDS
 from engine.night import Chronicle, ChronicleError, read_order
 from engine.night.identities import read_identity
 from forumbot.game import nightrun
@@ -73,6 +74,7 @@ class NightPm:
     def __init__(self, notifier: Notifier) -> None:
         self.notifier = notifier
         self.rt = notifier.rt
+        self._deferred: set[int] = set()
 
     @property
     def active(self) -> bool:
@@ -85,6 +87,7 @@ class NightPm:
         if not self.active or self.notifier.client is None:
             return done
         uids = self.player_uids()
+        self._deferred = set()  # nights with a message kept waiting this pass
         self._read(uids, now, done)
         ch = nightrun.chronicle(self.rt)
         self._feedback(ch, uids, now, done)
@@ -177,6 +180,7 @@ class NightPm:
                 night = nightrun.night_for(state, message.time)
                 if night is not None and nightrun.waits_for_day(self.rt, night, now, state):
                     deferred.append(message.id)  # answered once the day's vote-out is known
+                    self._deferred.add(night)
                     continue
                 self._handle(by_uid[uid], uid, message, now, done)
             if fresh:
@@ -290,7 +294,13 @@ class NightPm:
     def _feedback(self, ch: Chronicle, uids: dict[str, int], now: datetime, done: NightPass) -> None:
         mode = nightrun.mode_of(self.rt)
         assert mode is not None
+        state = current_state(self.rt.config, self.rt.store)
         for night in sorted(ch.nights):
+            # Feedback is told from the actions sent before it: none of them may still be
+            # unread or kept waiting (a 通灵 told before the wolves' orders were filed would
+            # say 无人 — and could never be taken back).
+            if night in self._deferred or nightrun.waits_for_day(self.rt, night, now, state):
+                continue
             try:
                 judgement = ch.judge(night, now)
             except ChronicleError:
@@ -298,6 +308,8 @@ class NightPm:
             for feedback in judgement.feedback:
                 if feedback.to not in uids:
                     continue
+                if feedback.at is not None and feedback.at > now - timedelta(seconds=PM_SETTLE_SECONDS):
+                    continue  # a PM of the last seconds may not be listed yet: next pass
                 key = f"feedback:{night}:{feedback.skill.value}:{feedback.to}:{feedback.about or ''}"
                 body = f"第{night}晚 {feedback.text(mode.skill_name)}"
                 self._tell_once(key, "feedback", feedback.to, uids[feedback.to], body, now, done)
