@@ -156,3 +156,23 @@ def test_nightrun__dual_an_order_by_pm_and_the_hunters_shot_after_a_vote_out(tmp
         assert any("戊 最后一枪 甲" in line for line in nightrun.night_lines(rt, at(2, 21, 55), secrets=True))
     finally:
         rt.close()
+
+
+def test_nightrun__what_the_night_says_to_announce_goes_into_the_morning_announcement(tmp_path):
+    from tests.engine.night_builders import ELDER14
+
+    config = simple_game(tmp_path, extra=f'[agent]\ndatabase = "{tmp_path / "g.sqlite"}"\n', progress_thread=50)
+    rt = open_runtime(config)
+    try:
+        rt.store.append_event(1, EventKind.SHERIFF, {"source": "result", "why": "vote", "player": SIMPLE[8]},
+                              actor="bot", at=at(2, 21, 31), game_at=at(2, 21, 30))
+        pm(rt, 1, WITCH14, Skill.POISON, ELDER14, at(2, 21, 40), 1)  # the elder poisoned: 女巫、预言家失去技能
+        pm(rt, 1, SEER14, Skill.PASS, None, at(2, 21, 41), 2)
+        proposal, _, _ = nightrun.propose(rt, 1, at(2, 23, 5))
+        assert proposal.data["announcements"] == ["女巫、预言家失去技能"]
+        nightrun.confirm(rt, 1, at(2, 23, 10), actor="director")
+        draft = director.announcement_draft(rt, 2, at(2, 23, 10))
+        assert draft is not None and "女巫、预言家失去技能" in draft.body and ELDER14 in draft.body
+        assert "长老" not in draft.body  # who held what is never said
+    finally:
+        rt.close()
