@@ -176,3 +176,33 @@ def test_nightrun__what_the_night_says_to_announce_goes_into_the_morning_announc
         assert "长老" not in draft.body  # who held what is never said
     finally:
         rt.close()
+
+
+def test_nightrun__the_directors_pm_commands(rt):
+    """``行动 玩家 技能 目标`` and ``确认 夜N`` / the proposal's code, as the PM handler runs them."""
+    from forumbot.notify.codes import Codes
+    from forumbot.notify.handle import Handler
+    from parsers.commands import parse
+
+    codes = Codes(rt.store)
+
+    def say(text, now, pmid):
+        handler = Handler(rt, codes, now, pmid)
+        with rt.store.write():
+            handler.run(parse(text))
+        return handler.answers
+
+    (answer,) = say("行动 饺子 杀人 春卷", at(2, 21, 45), 1)
+    assert answer == "饺子：已收到：杀人 春卷（第1晚，导演录入）"
+    (answer,) = say("行动 路人 杀人 春卷", at(2, 21, 46), 2)
+    assert "没有执行" in answer and "不是玩家" in answer
+    say("行动 小笼包 放弃\n行动 烧卖 放弃", at(2, 21, 47), 3)
+    (answer,) = say("确认 夜1", at(2, 22, 0), 4)
+    assert "没有执行" in answer and "还没有结算建议" in answer  # the other wolves may order until 23:00
+    nightrun.propose(rt, 1, at(2, 23, 5))
+    code = codes.event_code({"kind": "night_proposal", "night": 1, "version": 1, "command": "确认 夜1"},
+                            at=at(2, 23, 5))
+    (answer,) = say(f"确认 {code}", at(2, 23, 10), 5)
+    assert answer.startswith("已确认第1晚（第1版）：春卷，第2日开始时生效")
+    (answer,) = say("确认 第1晚", at(2, 23, 11), 6)
+    assert "已经确认" in answer
