@@ -30,6 +30,8 @@ DRAFT_KIND_ZH = {
     "count_reply": "计票回复",
     "acceleration_notice": "加速通知",
     "badge_notice": "警长通知",
+    "sealed_deal": "身份封存",
+    "game_end": "游戏结束",
 }
 # By stored value: a state another part adds is said here before its enum member exists.
 DRAFT_STATE_ZH = {

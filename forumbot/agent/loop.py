@@ -334,6 +334,7 @@ class Agent:
         # is drafted, so the first pass's posts link in its scheme already.
         self._learn_generation()
         self.decide_days(now, report)
+        self.seal_and_end(now, report)
         self.check_moderated(now, report)
         self.publish(now, report)
         self.notifier.tick(now, report)  # after the thread posts: PMs never delay them
@@ -355,6 +356,24 @@ class Agent:
                     raise  # the whole pass stops: see tick
                 log.exception("第%d日：意外的错误", day.number)
                 report.errors.append(f"第{day.number}日：意外的错误：{type(exc).__name__}: {exc}")
+
+    def seal_and_end(self, now: datetime, report: TickReport) -> None:
+        """The sealed deal (SPEC §10.1, §10.5): the commitment drafted at the start, the
+        end post — winner, rule, reveal text — once a faction has won or the director
+        ended the game. Nothing without identities; nothing while another state of this
+        game posts in its threads."""
+        from forumbot.game import sealing
+
+        if self.rt.config.identities is None or self.rt.store.game_blocked() is not None:
+            return
+        try:
+            report.drafts.extend(sealing.tick(self.rt, current_state(self.rt.config, self.rt.store), now))
+        except Exception as exc:  # noqa: BLE001 - an unattended agent logs and goes on
+            if storage_problem(exc, self.rt.store.path) is not None:
+                raise
+            # The type only: the message could name the sheet's contents.
+            log.error("身份封存或结束帖：意外的错误（%s）", type(exc).__name__)
+            report.errors.append(f"身份封存或结束帖：意外的错误：{type(exc).__name__}")
 
     # ------------------------------------------------------------------ whose posts
 

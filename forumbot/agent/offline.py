@@ -25,6 +25,7 @@ from engine.report import tally_json
 from engine.state import GameState
 from engine.tally import TallyResult, tally_day
 from forumbot.config.gamefile import ConfigError, GameConfig, load_config
+from forumbot.game.nights import secrets_view, win_after_day, with_vote_out
 from forumbot.game.state import build_state
 from forumbot.wording import os_error_zh
 
@@ -40,8 +41,21 @@ class OfflineTally:
     result: TallyResult
     posts_read: int
 
-    def as_json(self) -> dict[str, Any]:
-        return tally_json(self.result, build_state(self.config, []), self.day, self.config.rules)
+    def as_json(self, *, secrets: bool = False) -> dict[str, Any]:
+        """SPEC §7's object; with identities, ``win`` (§10.6: the win check after this
+        day's result). ``secrets``: also ``secrets`` (every identity, the nights' actions)
+        — the director's own screen only."""
+        state = build_state(self.config, [])
+        report = tally_json(self.result, state, self.day, self.config.rules)
+        if self.config.identities is not None:
+            result = report.get("result") or {}
+            out = result.get("out") if result.get("effect") != "idiot" else None
+            checked = win_after_day(self.config, state, self.day, out)
+            report["win"] = checked.to_json() if checked is not None else None
+            if secrets:
+                report["secrets"] = secrets_view(self.config, with_vote_out(state, self.day, out),
+                                                 at=state.day(self.day).deadline)
+        return report
 
 
 def read_posts(paths: Iterable[str | Path], config: GameConfig) -> list[Post]:

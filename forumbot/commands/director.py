@@ -18,6 +18,8 @@ from forumbot.game.runtime import open_runtime
 from forumbot.commands._console import line as styled, terminal
 from forumbot.game import director as lib
 from forumbot.game.alarms import forum_words
+from forumbot.game.nights import game_actions, secrets_lines, secrets_view
+from forumbot.game.state import current_state
 from forumbot.store.marker import strip_marker
 from forumbot.game.views import format_time
 from forumbot.wording import CARD_ZH, DRAFT_KIND_ZH, DRAFT_STATE_ZH, FLAG_ZH, PROPOSAL_ZH, card_said  # noqa: F401
@@ -49,8 +51,8 @@ def _draft_line(d) -> str:
               help="forumbot serve 的每一局各一行（有一局需要人处理时退出码为 3）。")
 @click.option("--games", "games_dir", type=click.Path(file_okay=False), default=None,
               help="与 --all 一起用：各局配置所在的文件夹（默认取 FORUMBOT_SERVICE 的设置，或 FORUMBOT_GAMES）。")
-@click.option("--secrets", "secrets", is_flag=True,
-              help="有身份表的局：也列出夜晚的行动和结算建议的全文（含身份，只在你自己的终端上用）。")
+@click.option("--secrets", is_flag=True,
+              help="有身份表时，同时列出每名玩家的身份、夜晚行动、结算建议的全文和胜负（保密：只在你自己的终端上用）。")
 @friendly
 def status(config_path: str, as_json: bool, every: bool, games_dir: str | None, secrets: bool = False) -> None:
     """现在的局面：第几日、剩余时间、计票、提示、警徽，以及等你处理的事。
@@ -109,6 +111,7 @@ def status(config_path: str, as_json: bool, every: bool, games_dir: str | None, 
                     "quorum": s.acceleration.quorum.value},
                 **_alarms_json(rt, s),
                 **_nights_json(rt, s.now, secrets),
+                **({"secrets": _secrets(rt)} if secrets else {}),
             }, ensure_ascii=False, indent=2))
             return
         for line in status_lines(rt.settings.agent.database):  # the agent, and what it cannot do
@@ -166,6 +169,10 @@ def status(config_path: str, as_json: bool, every: bool, games_dir: str | None, 
                           f"（{format_time(c.at)}，{c.reason}）")
         for line in _night_lines(rt, s.now, secrets):
             console.print(line, markup=False)
+        if secrets:
+            view = _secrets(rt)
+            for text in secrets_lines(view) if view else ["本局没有身份表（[identities]）。"]:
+                console.print(text)
 
 
 def _night_lines(rt, now, secrets: bool) -> list[str]:
@@ -180,6 +187,11 @@ def _nights_json(rt, now, secrets: bool) -> dict:
     if not nightrun.active(rt):
         return {}
     return {"nights": nightrun.nights_json(rt, now, secrets=secrets)}
+
+
+def _secrets(rt) -> dict | None:
+    """The identities, the nights' actions and the win: only with --secrets (SPEC §10.1)."""
+    return secrets_view(rt.config, current_state(rt.config, rt.store), game_actions(rt))
 
 
 def _alarms_json(rt, s) -> dict:

@@ -11,7 +11,9 @@ from rich.table import Table
 
 from forumbot.commands._console import terminal
 from forumbot.config.gamefile import ConfigError, GameConfig, SecretConfigError, load_config
-from forumbot.game.dealing import DealError, deal_sheet, identity_file_text, sealed, write_identity_file
+from forumbot.game.dealing import (
+    DealError, deal_sheet, identity_file_text, sealed, sealed_commitment, write_identity_file,
+)
 from forumbot.game.nights import NightsError, resolve_night
 
 __all__ = ["commands", "deal", "resolve"]
@@ -60,6 +62,15 @@ def deal(config_path: str, force: bool, show: bool, check_only: bool) -> None:
         if show:
             click.echo(identity_file_text(mode, config.identities, config.salt), nl=False)
         return
+    if path.exists():
+        try:
+            seal = sealed_commitment(config)
+        except ConfigError as exc:
+            raise click.ClickException(str(exc)) from None
+        if seal is not None:
+            # The players may have the commitment already: a new sheet would never match it.
+            raise click.ClickException(f"本局的身份已经封存（承诺 {seal[:16]}…）：重新发牌后，结束时公布的原文"
+                                       "将对不上开局的承诺。不能重新发牌")
     try:
         sheet, salt = deal_sheet(config)
         write_identity_file(path, identity_file_text(mode, sheet, salt), force=force)

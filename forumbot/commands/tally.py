@@ -12,6 +12,7 @@ from engine.reasons import describe_zh
 from forumbot.commands._console import terminal
 from forumbot.config.gamefile import ConfigError
 from forumbot.agent.offline import OfflineTallyError, offline_tally
+from forumbot.game.nights import NightsError, secrets_lines
 from forumbot.game.views import rule_text
 from forumbot.wording import FLAG_ZH, RULESET_ZH
 from forumbot.wording import vote_ruling_zh
@@ -78,6 +79,9 @@ def _summary(report: dict[str, Any]) -> Table:
     rule = rule_text(result["rule"])
     table.add_row("结果", f"{decided}" + (f"（{rule}）" if rule and rule != result["rule"] else "")
                   + (f" {result['detail']}" if result["detail"] else ""))
+    if "win" in report:  # a game with identities: the win check after this day's result
+        win = report["win"]
+        table.add_row("胜负", f"{win['faction']}获胜（{win['rule']}）" if win else "尚未分出")
     for flag in report["flags"]:
         table.add_row(f"提示：{FLAG_ZH.get(flag['kind'], '提示')}", f"{flag['floor']}楼 {flag['player']}：{flag['detail']}")
     return table
@@ -94,8 +98,9 @@ def _summary(report: dict[str, Any]) -> Table:
 @click.option("--evidence", "evidence_path", type=click.Path(dir_okay=False),
               help="按 forumbot evidence 导出的证据文件重新计票，而不是按保存的页面。")
 @click.option("--json", "as_json", is_flag=True, help="输出 JSON 对象（格式见规格说明第 7 节），而不是表格。")
+@click.option("--secrets", is_flag=True, help="有身份表时，同时列出每名玩家的身份和夜晚行动（保密：只在你自己的终端上用）。")
 def tally(config_path: str | None, day: int | None, pages: tuple[str, ...], more: tuple[str, ...],
-          evidence_path: str | None, as_json: bool) -> None:
+          evidence_path: str | None, as_json: bool, secrets: bool) -> None:
     """按保存下来的帖子页面重新计一日的票：每一票的判定、票数和结果。
 
     只有当日投票帖里的帖子算作投票。帖子从论坛给出的页面里读（不联网）。事后保存的
@@ -122,15 +127,18 @@ def tally(config_path: str | None, day: int | None, pages: tuple[str, ...], more
         raise click.UsageError("缺少选项：--pages（不用 --evidence 时必须给出）")
     try:
         outcome = offline_tally(config_path, day, [*pages, *more])  # type: ignore[arg-type]
-    except (ConfigError, OfflineTallyError) as exc:
+        report = outcome.as_json(secrets=secrets)
+    except (ConfigError, OfflineTallyError, NightsError) as exc:
         raise click.ClickException(str(exc)) from None
-    report = outcome.as_json()
     if as_json:
         click.echo(json.dumps(report, ensure_ascii=False, indent=2))
         return
     console = terminal()
     console.print(_votes_table(report))
     console.print(_summary(report))
+    if report.get("secrets"):
+        for line in secrets_lines(report["secrets"]):
+            console.print(line)
 
 
 # Exit status of a recount that does not reproduce what the file says the bot counted

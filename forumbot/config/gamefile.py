@@ -592,6 +592,12 @@ class _Reader:
             assert night is not None
             if night < mode.first_night:
                 raise self.fail(f"{where}.night", f"{mode.title}从第{mode.first_night}晚开始（没有第{night}晚）")
+            configured = {d.number for d in state.days}
+            if night > 0 and night not in configured:
+                # Night N follows day N's deadline: without day N there is no night N.
+                known = "、".join(str(n) for n in sorted(configured)) or "无"
+                raise self.fail(f"{where}.night", f"第{night}晚在第{night}日截止之后，但没有配置第{night}日"
+                                                  f"（已配置：{known}）")
             actor = self.player(names, self.text(entry, "actor", f"{where}.actor", required=True), f"{where}.actor")
             word = self.text(entry, "skill", f"{where}.skill", required=True)
             assert word is not None

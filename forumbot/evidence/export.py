@@ -187,10 +187,20 @@ def _events(events: list[Event]) -> list[dict[str, Any]]:
         {
             "id": e.id, "day": e.day, "kind": e.kind.value, "说明": describe_event(e),
             "game_at": _plain(e.game_at), "entered_at": e.at.isoformat(), "actor": e.actor,
-            "standing": standing[e.id], "taken_back_by": takers.get(e.id, []), "payload": e.payload,
+            "standing": standing[e.id], "taken_back_by": takers.get(e.id, []), "payload": _public(e.payload),
         }
         for e in events
     ]
+
+
+# What an event may carry that is the game's secret (SPEC §10.1): the cause of a death
+# (毒药, 最后一枪 say who holds what) and anything about identities or night actions. The
+# file goes to players; the recount needs none of it.
+SECRET_PAYLOAD = frozenset({"cause", "identity", "identities", "skill", "actions"})
+
+
+def _public(payload: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in payload.items() if k not in SECRET_PAYLOAD}
 
 
 def _in_effect(state: GameState, window: DayWindow) -> dict[str, Any]:

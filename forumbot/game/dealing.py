@@ -19,7 +19,8 @@ from pathlib import Path
 from engine.night import Mode, Sheet, SheetError, commitment, new_salt, reveal_text
 from forumbot.config.gamefile import SALT_KEY, GameConfig
 
-__all__ = ["DealError", "Sealed", "deal_sheet", "identity_file_text", "sealed", "write_identity_file"]
+__all__ = ["DealError", "Sealed", "deal_sheet", "identity_file_text", "sealed", "sealed_commitment",
+           "write_identity_file"]
 
 
 class DealError(ValueError):
@@ -106,3 +107,22 @@ class _quiet:
 
     def __exit__(self, *exc: object) -> bool:
         return exc[0] is not None and issubclass(exc[0], OSError)  # type: ignore[arg-type]
+
+
+def sealed_commitment(config: GameConfig) -> str | None:
+    """The commitment the game's database holds, if the bot has sealed this game's deal
+    already (a new deal would then never match what the players were shown)."""
+    import json
+
+    from forumbot.config.settings import load_settings
+    from forumbot.store import Store
+
+    database = Path(load_settings(config).agent.database)
+    if not database.exists():
+        return None
+    store = Store(database)
+    try:
+        raw = store.get_meta("sealed_deal")  # forumbot.game.sealing.META_KEY
+    finally:
+        store.close()
+    return json.loads(raw)["commitment"] if raw else None

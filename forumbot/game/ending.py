@@ -32,7 +32,7 @@ META_KEY = "desk:game_over"
 
 @dataclass(frozen=True)
 class GameOver:
-    how: str  # "recorded" (the director said so) | "last_day" (the last configured day is counted)
+    how: str  # "recorded" (the director said so) | "win" (the identities' win check) | "last_day"
     text: str  # Chinese, one line
     at: datetime | None = None
     recorded: bool = False
@@ -56,6 +56,18 @@ def game_over(rt: Runtime, state: GameState) -> GameOver | None:
         note = f"（{said['note']}）" if said.get("note") else ""
         return GameOver("recorded", f"游戏已结束：{WINNER_ZH.get(said.get('winner'), '其他结局')}{note}，"
                                     f"由导演于 {hm(at)} 宣布", at, True)
+    if rt.config.identities is not None:
+        # The identities' win check on the game as confirmed (SPEC §10.4): the game is
+        # over, nothing asks for another night.
+        from forumbot.game.nights import NightsError, runtime_chronicle
+
+        try:
+            chronicle = runtime_chronicle(rt, state)
+        except NightsError:
+            chronicle = None  # a game the identities cannot replay: the director says when it ends
+        win = chronicle.win if chronicle is not None else None
+        if win is not None:
+            return GameOver("win", f"游戏已结束：{win.faction.value}获胜（{win.rule}）", win.at)
     if not state.days:
         return None
     last = max(state.days, key=lambda d: d.number)

@@ -26,17 +26,17 @@ of the action, never in a public post or a log line.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 from engine.names import NameTable
 from engine.night import (Action, ActionRuling, Chronicle, ChronicleError, Mode, NightResult, Sheet, Skill,
                           read_director_order)
-from engine.night.identities import read_identity
 from engine.state import GameState
 from forumbot.game.gamelog import DirectorError, EventSpec, enter
-from forumbot.game.nights import NightsError, game_chronicle
+from forumbot.game.nights import STORE_SEQ, NightsError, runtime_chronicle, runtime_config
+from forumbot.game.nights import stored_actions as _stored_actions
 from forumbot.game.runtime import Runtime
 from forumbot.game.state import current_state
 from forumbot.store.nights import NightActionRecord, NightProposal, ProposalStateError
@@ -64,37 +64,21 @@ def active(rt: Runtime) -> bool:
 def sheet_of(rt: Runtime) -> Sheet:
     """The identities, with the 双身份 orders the players sent by PM applied (first
     identity first)."""
-    sheet = rt.config.identities  # type: ignore[attr-defined]
+    sheet = runtime_config(rt).identities
     assert sheet is not None
-    for player, first in rt.store.identity_orders().items():
-        identity = read_identity(first)
-        if identity is not None and player in sheet.players and identity in sheet.hand(player):
-            sheet = sheet.ordered(player, identity)
     return sheet
 
 
 def stored_actions(rt: Runtime) -> list[Action]:
-    """The store's actions as the engine's, each with the store's id in its ``seq`` (two
-    actions of one second are ordered the same way after any restart)."""
-    return [_engine_action(r) for r in rt.store.night_actions()]
-
-
-# The store's actions' ``seq`` is their id above this: a config's ``[[actions]]`` (numbered
-# from 0 in file order) come first within a second and never share a number with them.
-STORE_SEQ = 1_000_000
-
-
-def _engine_action(r: NightActionRecord) -> Action:
-    return Action(r.night, r.actor, Skill(r.skill), tuple(r.targets), r.at, STORE_SEQ + r.id, r.by_director)
+    """The store's actions as the engine's (``forumbot.game.nights.stored_actions``)."""
+    return list(_stored_actions(rt))
 
 
 def chronicle(rt: Runtime, state: GameState | None = None) -> Chronicle:
     """The game's chronicle exactly as ``forumbot resolve`` builds it (``forumbot.game.nights``),
     with the stored events and actions beside the config's, and the players' 双身份 orders."""
-    config = replace(rt.config, identities=sheet_of(rt))
     try:
-        found = game_chronicle(config, state or current_state(rt.config, rt.store),
-                               [*config.actions, *stored_actions(rt)])
+        found = runtime_chronicle(rt, state or current_state(rt.config, rt.store))
     except NightsError as exc:
         raise ChronicleError(str(exc)) from None
     assert found is not None

@@ -51,6 +51,8 @@ KIND_LETTERS: dict[str, str] = {
     "count_reply": "q",
     "acceleration_notice": "x",
     "badge_notice": "b",
+    "sealed_deal": "s",
+    "game_end": "e",
 }
 _KIND_OF_LETTER = {letter: kind for kind, letter in KIND_LETTERS.items()}
 

@@ -59,6 +59,8 @@ class DraftKind(StrEnum):
     COUNT_REPLY = "count_reply"  # a count posted in answer to a player's 计票 request
     ACCELERATION_NOTICE = "acceleration_notice"  # the director confirmed 加速 for a day
     BADGE_NOTICE = "badge_notice"  # the badge passed (successor, random draw)
+    SEALED_DEAL = "sealed_deal"  # the commitment to the identities, at the start (SPEC §10.1)
+    GAME_END = "game_end"  # the winner, the rule, the reveal text and its commitment (§10.5)
 
 
 class Policy(StrEnum):
@@ -76,6 +78,8 @@ DEFAULT_POLICIES: Mapping[DraftKind, Policy] = {
     DraftKind.CARD_NOTICE: Policy.MANUAL,
     DraftKind.ACCELERATION_NOTICE: Policy.MANUAL,
     DraftKind.BADGE_NOTICE: Policy.MANUAL,
+    DraftKind.SEALED_DEAL: Policy.MANUAL,
+    DraftKind.GAME_END: Policy.MANUAL,
 }
 
 # Kinds where a newer draft makes an older unpublished one of the same thread pointless.

@@ -113,3 +113,24 @@ def test_deal__the_files_folder_is_private_enough(tmp_path: Path):
     os.umask(0o022)
     assert deal(config).exit_code == 0
     assert stat.S_IMODE((tmp_path / "身份.toml").stat().st_mode) == 0o600
+
+
+def test_deal__refused_once_the_bot_has_sealed(tmp_path: Path):
+    config = game(tmp_path)
+    with open(config, "a", encoding="utf-8") as fh:
+        fh.write(f'\n[agent]\ndatabase = "{tmp_path / "g.sqlite"}"\n')
+    assert deal(config).exit_code == 0
+    from forumbot.game import sealing
+    from forumbot.game.runtime import open_runtime
+    from forumbot.simulator import SimClock
+    from datetime import datetime, timezone
+
+    rt = open_runtime(config)
+    try:
+        record = sealing.seal(rt, SimClock(start=datetime(2026, 12, 1, tzinfo=timezone.utc)).now())
+    finally:
+        rt.close()
+    before = (tmp_path / "身份.toml").read_text(encoding="utf-8")
+    again = deal(config, "--force")
+    assert again.exit_code == 1 and "已经封存" in again.output and record.commitment[:16] in again.output
+    assert (tmp_path / "身份.toml").read_text(encoding="utf-8") == before

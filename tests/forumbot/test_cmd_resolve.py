@@ -124,3 +124,57 @@ def test_win_after_day__the_vote_out_at_the_deadline():
     won = win_after_day(config, config.state, 3, "月饼")
     assert won.win is not None and won.win.faction.value == "村民阵营"
     assert win_after_day(parse_config(game_toml()), parse_config(game_toml()).state, 1, None) is None
+
+
+def test_resolve__agrees_with_the_agents_chronicle(tmp_path: Path):
+    """The agent resolves from its stored events (the director's 「night」 entry) and every
+    action; ``forumbot resolve`` from the config's [[events]]: the same object."""
+    from forumbot.game import gamelog
+    from forumbot.game.nights import game_actions, night_json
+    from forumbot.game.runtime import open_runtime
+    from forumbot.game.state import current_state
+    from forumbot.simulator import SimClock
+
+    stored = tmp_path / "agent"
+    stored.mkdir()
+    config = config_for(stored, SIMPLE_ACTIONS)
+    with open(config, "a", encoding="utf-8") as fh:
+        fh.write(f'\n[agent]\ndatabase = "{stored / "g.sqlite"}"\n')
+    clock = SimClock(start=day_start(3))
+    rt = open_runtime(config, clock=clock)
+    try:
+        # Night 1: nobody died (the elder's mark). Night 2: the elder, then the poisoned 春卷.
+        gamelog.enter(rt, gamelog.EventSpec("night", day=2, players=()), clock.now())
+        gamelog.enter(rt, gamelog.EventSpec("night", day=3, players=(ELDER14, "春卷")), clock.now())
+        state = current_state(rt.config, rt.store)
+        agent = [night_json(rt.config, n, state, game_actions(rt)) for n in (1, 2)]
+    finally:
+        rt.close()
+    offline_config = config_for(tmp_path, SIMPLE_ACTIONS, SIMPLE_EVENTS)
+    offline = [json.loads(run(offline_config, "--night", str(n), "--json").output) for n in (1, 2)]
+    assert agent == offline
+    assert [d["player"] for d in agent[1]["deaths"]] == [ELDER14, "春卷"]
+
+
+def test_stored_cause_reaches_the_engine(tmp_path: Path):
+    """An out stored with its cause (a confirmed night's 毒药) is an engine event with it:
+    the elder out by 毒药 costs the witch and the seer their skills, by 杀人 not."""
+    from forumbot.game.nights import runtime_chronicle
+    from forumbot.game.runtime import open_runtime
+    from forumbot.game.state import current_state, engine_events
+    from forumbot.simulator import SimClock
+
+    config = config_for(tmp_path, [])
+    with open(config, "a", encoding="utf-8") as fh:
+        fh.write(f'\n[agent]\ndatabase = "{tmp_path / "g.sqlite"}"\n')
+    clock = SimClock(start=day_start(2))
+    rt = open_runtime(config, clock=clock)
+    try:
+        rt.store.append_event(2, "out", {"player": ELDER14, "why": "night", "cause": "毒药"}, actor="导演",
+                              at=clock.now(), game_at=day_start(2))
+        (event,) = engine_events(rt.config, rt.store.events())
+        assert event.cause == "毒药"
+        position = runtime_chronicle(rt, current_state(rt.config, rt.store)).position()
+        assert not position.has_skills(WITCH14) and not position.has_skills(SEER14)
+    finally:
+        rt.close()

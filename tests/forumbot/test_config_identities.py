@@ -189,6 +189,7 @@ def test_actions__read():
     (('at = "2026-12-02T21:50:00+08:00"', 'at = "昨晚"'), "[[actions]] #1.at", "不是日期时间"),
     (('target = "馄饨"', 'target = ["馄饨", "饺子"]'), "[[actions]] #1.target", "1 个目标"),
     (('target = "馄饨"', 'targte = "馄饨"'), "[[actions]] #1.targte", "未知的键"),
+    (('night = 1\nactor = "饺子"', 'night = 9\nactor = "饺子"'), "[[actions]] #1.night", "没有配置第9日"),
 ])
 def test_action_errors__name_the_entry(change, key, words):
     text = game_toml(identities=inline(SIMPLE_TABLE), extra=ACTIONS.replace('target = "饺"', 'target = "饺子"'))
@@ -213,3 +214,16 @@ def test_event_cause_accepted_and_checked():
 def test_dual_inline_pairs():
     config = parse_config(game_toml("dual", DUAL, identities=inline(DUAL_TABLE)))
     assert config.identities is not None and config.identities.hand("戊") == (Identity.ELDER, Identity.HUNTER)
+
+
+def test_s09_sheet_entered_with_the_thiefs_cards(tmp_path: Path):
+    """S09: the director enters the deal (24 cards, 21 players); the thief's two cards are
+    a key of the file, not a player."""
+    from tests.engine.night_builders import S09_PLAYERS, S09_TABLE
+
+    write_sheet(tmp_path / "s.toml", S09_TABLE)
+    (tmp_path / "g.toml").write_text(game_toml("s09", S09_PLAYERS, identities='[identities]\nfile = "s.toml"\n'),
+                                     encoding="utf-8")
+    config = load_config(tmp_path / "g.toml")
+    assert config.identities is not None and config.identities.first("春卷") is Identity.THIEF
+    assert dict(config.identities.options)["盗贼底牌"]

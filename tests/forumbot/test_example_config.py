@@ -19,7 +19,7 @@ def test_example_config__loads_with_every_section():
     assert {k.value: v.value for k, v in settings.policies.items()} == {
         "running_count": "auto", "count_reply": "auto", "final_count": "manual",
         "announcement": "manual", "card_notice": "manual", "acceleration_notice": "manual",
-        "badge_notice": "manual"}
+        "badge_notice": "manual", "sealed_deal": "manual", "game_end": "manual"}
 
 
 def test_example_config__is_the_scripted_demo_game(tmp_path):
