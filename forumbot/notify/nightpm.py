@@ -59,6 +59,8 @@ log = logging.getLogger("forumbot.notify")
 PURPOSE = "night"  # the PM rows this module queues (notify_pms.purpose)
 # 双身份: a player orders their two identities (由演员决定身份的顺序) — 第一身份 女巫 / 顺序 女巫 狼人
 ORDER_LINE = re.compile(r"^\s*(?:第一身份|身份顺序|顺序|排序)\s*[:：]?\s*(?P<first>[^\s,，、/]+)")
+# 【殉职】: the outgoing sheriff names the successor — 继任 汤圆
+SUCCESSOR_LINE = re.compile(r"^\s*(?:继任|移交|警徽(?:移交)?给?)\s*[:：]?\s*(?P<name>\S+)\s*$")
 OPEN_AFTER_NIGHT = timedelta(minutes=30)  # a night's conversations are read this long after its last phase
 
 
@@ -92,6 +94,7 @@ class NightPm:
         ch = nightrun.chronicle(self.rt)
         self._feedback(ch, uids, now, done)
         self._identities(uids, now, done)
+        self._ask_successor(uids, now, done)
         self._proposals(ch, now, done)
         if result is not None:
             result.queued += done.queued
@@ -144,6 +147,9 @@ class NightPm:
             for player in position.living:
                 if player in uids and (mode.skills_now(position, player, night) or player in mode.pack(position)):
                     watched.add(uids[player])
+        vacancy = self._vacancy(now)
+        if vacancy is not None and vacancy.vacancy.previous in uids:
+            watched.add(uids[vacancy.vacancy.previous])  # asked to name a successor
         for day in state.days:
             try:
                 report = ch.day(day.number, now)
@@ -222,6 +228,12 @@ class NightPm:
             state = current_state(rt.config, rt.store)
             names = NameTable(state)
             for line in lines or [""]:
+                successor = SUCCESSOR_LINE.match(line)
+                if successor is not None:
+                    said, effect = self._successor_named(player, successor.group("name"), names, now)
+                    answers.append(said)
+                    effects.append(effect)
+                    continue
                 order = ORDER_LINE.match(line)
                 if order is not None and mode.layers > 1:
                     said, effect = self._order(player, order.group("first"), message, state, now)
@@ -273,6 +285,53 @@ class NightPm:
                                     pmid=message.id)
         rest = [mode.name(i) for i in hand if i is not first] or [mode.name(first)]
         return (f"已收到：第一身份 {mode.name(first)}（第二身份：{rest[0]}）", {"result": "ordered"})
+
+    def _vacancy(self, now: datetime):
+        """The badge waiting for its outgoing sheriff to name a successor (【殉职】), or None."""
+        from engine.badge import Succession
+        from forumbot.game.gamelog import badge
+
+        status = badge(self.rt, now)
+        if status.vacancy is None or status.succession is not Succession.SUCCESSOR:
+            return None
+        return status
+
+    def _successor_named(self, player: str, name: str, names: NameTable, now: datetime
+                         ) -> tuple[str, dict[str, object]]:
+        """继任 名字 from the sheriff who left: the badge passes (the game log's sheriff entry,
+        at the moment the badge fell vacant), or why not."""
+        from engine.names import Match
+        from forumbot.game.gamelog import DirectorError, EventSpec, enter
+
+        status = self._vacancy(now)
+        if status is None or status.vacancy.previous != player:
+            return (f"未计入：继任 {name}（现在没有需要你移交的警徽）", {"result": "no_vacancy"})
+        found = names.match(name)
+        if found.outcome is not Match.PLAYER:
+            return (f"未计入：继任 {name}（“{name}”不是玩家）", {"result": "unknown_player"})
+        if found.player not in status.candidates:
+            return (f"未计入：继任 {found.player}（可以继任的：{'、'.join(status.candidates)}）",
+                    {"result": "not_a_candidate"})
+        try:
+            enter(self.rt, EventSpec("sheriff", player=found.player), now, actor="sheriff(pm)")
+        except DirectorError as exc:
+            return (f"未计入：继任 {found.player}（{exc}）", {"result": "refused"})
+        return (f"已收到：继任 {found.player}（警徽移交给 {found.player}）", {"result": "successor"})
+
+    def _ask_successor(self, uids: dict[str, int], now: datetime, done: NightPass) -> None:
+        """The outgoing sheriff is asked once, by PM, to name the successor."""
+        status = self._vacancy(now)
+        if status is None:
+            return
+        previous = status.vacancy.previous
+        if previous not in uids:
+            return
+        since = status.vacancy.since.isoformat() if status.vacancy.since else ""
+        body = (f"你的警徽需要移交（【殉职】）：请回复一行「继任 名字」指定继任警长。"
+                f"可以继任的：{'、'.join(status.candidates)}。")
+        if status.draw_from is not None:
+            body += f"{status.draw_from:%m-%d %H:%M} 前没有指定的话，由导演随机移交。"
+        self._tell_once(f"successor:{previous}:{since}", "successor", previous, uids[previous], body, now, done)
 
     # ------------------------------------------------------------------ telling
 

@@ -28,8 +28,10 @@ def dual_plan() -> GamePlan:
          night_pm(0, "08:46", "月饼", "第一身份 女巫", next_day=True)]   # not one of his
     a += [vote(1, f"1{k}:00", who, "Alice" if who != "Alice" else "饺子", "选警长") for k, who in enumerate(PLAYERS)]
     a += [night_pm(1, "21:35", "Alice", "守护 汤圆"), night_pm(1, "21:45", "包子", "预言 饺子"),
-          night_pm(1, "21:55", "饺子", "杀人 汤圆"), night_pm(1, "21:56", "月饼", "杀人 汤圆"),
-          night_pm(1, "22:05", "汤圆", "放弃")]
+          night_pm(1, "21:55", "饺子", "杀人 Alice"), night_pm(1, "21:56", "月饼", "杀人 Alice"),
+          night_pm(1, "22:05", "汤圆", "放弃"),
+          # the sheriff Alice lost an identity in the night: 【殉职】, she names the successor
+          night_pm(2, "09:40", "Alice", "继任 bob_2"), night_pm(2, "09:50", "Alice", "继任 汤圆")]
     a += [vote(2, f"1{k}:00", who, "bob_2" if who != "bob_2" else "饺子", "投他") for k, who in enumerate(PLAYERS)]
     a += [night_pm(2, "21:38", "bob_2", "最后一枪 饺子")]
     days = (DayPlan(1, at(1, "09:00"), at(1, "21:30")), DayPlan(2, at(2, "09:00"), at(2, "21:30")))
@@ -71,10 +73,22 @@ def test_dual__the_night_by_pm(ng):
     assert "已收到：守护 汤圆" in said(ng, "Alice")
     assert "第1晚 预言：饺子 —— 狼人" in said(ng, "包子")
     # night 2: no wolf ordered — told so (possibly none), once
-    assert [t for t in said(ng, "汤圆") if "通灵" in t] == ["第1晚 通灵：今晚被指杀的角色：汤圆",
+    assert [t for t in said(ng, "汤圆") if "通灵" in t] == ["第1晚 通灵：今晚被指杀的角色：Alice",
                                                           "第2晚 通灵：今晚被指杀的角色：无人"]
     (proposal,) = [p for p in ng.rt.store.night_proposals() if p.night == 1]
-    assert proposal.state == "confirmed" and proposal.data["out"] == []  # shielded: no one dies
+    assert proposal.state == "confirmed" and proposal.data["out"] == ["Alice"]  # her first identity
+
+
+def test_dual__the_outgoing_sheriff_names_the_successor_by_pm(ng):
+    asked = [t for t in said(ng, "Alice") if "继任" in t and "请回复" in t]
+    assert len(asked) == 1 and "【殉职】" in asked[0]
+    answers = [t for t in said(ng, "Alice") if t.startswith(("已收到：继任", "未计入：继任"))]
+    assert answers[0] == "已收到：继任 bob_2（警徽移交给 bob_2）"
+    assert answers[1].startswith("未计入：继任 汤圆（现在没有需要你移交的警徽")
+    from forumbot.game.gamelog import badge
+    from forumbot.demo.scenario import at as at_
+
+    assert badge(ng.rt, at_(2, "12:00")).sheriff == "bob_2"
 
 
 def test_dual__the_hunters_shot_after_the_vote_out_goes_to_the_director(ng):
