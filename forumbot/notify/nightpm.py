@@ -61,7 +61,10 @@ PURPOSE = "night"  # the PM rows this module queues (notify_pms.purpose)
 ORDER_LINE = re.compile(r"^\s*(?:第一身份|身份顺序|顺序|排序)\s*[:：]?\s*(?P<first>[^\s,，、/]+)")
 # 【殉职】: the outgoing sheriff names the successor — 继任 汤圆
 SUCCESSOR_LINE = re.compile(r"^\s*(?:继任|移交|警徽(?:移交)?给?)\s*[:：]?\s*(?P<name>\S+)\s*$")
-OPEN_AFTER_NIGHT = timedelta(minutes=30)  # a night's conversations are read this long after its last phase
+OPEN_AFTER_NIGHT = timedelta(minutes=30)
+# Messages sent this long before day 1 are another game's (the deal and the orders of
+# 双身份 come in the days before day 1): recorded, never answered.
+BEFORE_GAME = timedelta(days=3)  # a night's conversations are read this long after its last phase
 
 
 @dataclass
@@ -176,6 +179,7 @@ class NightPm:
         director = self.notifier.known_uid
         reread: list[int] = []
         state = current_state(self.rt.config, self.rt.store)
+        first = min((d.start for d in state.days), default=None)
         for uid in sorted(targets):
             if uid == director or uid not in by_uid:
                 continue
@@ -183,6 +187,11 @@ class NightPm:
             fresh = [m for m in messages if not m.own and not self.rt.store.night_message_handled(m.id)]
             deferred = []
             for message in fresh:
+                if first is not None and message.time < first - BEFORE_GAME:
+                    # An old conversation (another game's): never read as this game's orders.
+                    self.rt.store.record_night_message(message.id, from_uid=uid, player=by_uid[uid], at=message.time,
+                                                       text="", effect={"result": "before_game"}, now=now)
+                    continue
                 night = nightrun.night_for(state, message.time)
                 if night is not None and nightrun.waits_for_day(self.rt, night, now, state):
                     deferred.append(message.id)  # answered once the day's vote-out is known

@@ -24,7 +24,8 @@ SHEET = {"饺子": ["狼人", "村民"], "包子": ["先知", "狼人"], "汤圆
 
 
 def dual_plan() -> GamePlan:
-    a = [night_pm(0, "08:45", "bob_2", "第一身份 猎人", next_day=True),  # 12-01 08:45, before day 1
+    a = [night_pm(-5, "20:00", "汤圆", "杀人 饺子"),  # five days before: another game's, never answered
+         night_pm(0, "08:45", "bob_2", "第一身份 猎人", next_day=True),  # 12-01 08:45, before day 1
          night_pm(0, "08:46", "月饼", "第一身份 女巫", next_day=True)]   # not one of his
     a += [vote(1, f"1{k}:00", who, "Alice" if who != "Alice" else "饺子", "选警长") for k, who in enumerate(PLAYERS)]
     a += [night_pm(1, "21:35", "Alice", "守护 汤圆"), night_pm(1, "21:45", "包子", "预言 饺子"),
@@ -70,6 +71,8 @@ def test_dual__orders_by_pm_before_day_one(ng):
 
 def test_dual__the_night_by_pm(ng):
     assert ng.errors == []
+    assert not [t for t in said(ng, "汤圆") if "杀人 饺子" in t]  # the old message was not read as an order
+    assert [m["effect"] for m in ng.rt.store.night_messages("汤圆")][0] == {"result": "before_game"}
     assert "已收到：守护 汤圆" in said(ng, "Alice")
     assert "第1晚 预言：饺子 —— 狼人" in said(ng, "包子")
     # night 2: no wolf ordered — told so (possibly none), once
