@@ -41,6 +41,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from engine.names import NameTable
+from forumbot.agent.health import storage_problem
 from forumbot.discuz import PM_SETTLE_SECONDS
 from engine.night import Chronicle, ChronicleError, read_order
 from engine.night.identities import read_identity
@@ -197,7 +198,14 @@ class NightPm:
                     deferred.append(message.id)  # answered once the day's vote-out is known
                     self._deferred.add(night)
                     continue
-                self._handle(by_uid[uid], uid, message, now, done)
+                try:
+                    self._handle(by_uid[uid], uid, message, now, done)
+                except Exception as exc:  # noqa: BLE001 - one message never stops the others
+                    if storage_problem(exc, self.rt.store.path) is not None:
+                        raise
+                    # Nothing of it was kept (one transaction): read again next pass. The log
+                    # names the message by id only — its text is a night action.
+                    log.error("夜晚站内信：处理第 %d 条消息时出错（%s），下一轮再试", message.id, type(exc).__name__)
             if fresh:
                 reread.append(uid)
             if deferred:  # read again from before the first one kept waiting
