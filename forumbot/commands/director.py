@@ -105,6 +105,7 @@ def status(config_path: str, as_json: bool, every: bool, games_dir: str | None, 
                            "day": c.day, "reason": c.reason, "at": c.at.isoformat()} for c in rt.store.cards()],
                 "waiting_for": list(s.waiting_for), "stale_published": list(s.stale_published),
                 "ignored_events": list(s.ignored),
+                "sealed_deal": _sealed(rt),
                 "acceleration": None if s.acceleration is None else {
                     "requests": [{"player": p, "pid": pid, "floor": f} for p, pid, f in s.acceleration.requests],
                     "needed": s.acceleration.needed, "enough": s.acceleration.enough,
@@ -127,6 +128,9 @@ def status(config_path: str, as_json: bool, every: bool, games_dir: str | None, 
                                  f"{'  已加速' if s.day.accelerated else ''}"))
         badge = s.badge.describe(s.now) if s.badge else f"警长：{s.sheriff or '无'}"
         console.print(f"{badge}   出局：" + ("、".join(f"{p}（{w}）" for p, w in s.out) or "无"))
+        seal = _sealed(rt)
+        if seal is not None:
+            console.print(f"身份已封存：承诺 {seal['commitment'][:16]}…（{seal['post']}）")
         if s.lives:
             console.print("只剩一层身份：" + "、".join(p for p, _ in s.lives))
         if s.tally:
@@ -187,6 +191,20 @@ def _nights_json(rt, now, secrets: bool) -> dict:
     if not nightrun.active(rt):
         return {}
     return {"nights": nightrun.nights_json(rt, now, secrets=secrets)}
+
+
+def _sealed(rt) -> dict | None:
+    """The sealed deal as anyone may know it: the commitment and where its post stands
+    (no identity, no salt)."""
+    from forumbot.game.sealing import SEAL_KEY, stored_seal
+
+    record = stored_seal(rt)
+    if record is None:
+        return None
+    draft = rt.outbox.by_dedupe_key(SEAL_KEY)
+    post = "封存帖尚未起草" if draft is None else f"封存帖 #{draft.id} {STATE_ZH.get(draft.state.value, draft.state.value)}"
+    return {"commitment": record.commitment, "draft": draft.id if draft else None,
+            "state": draft.state.value if draft else None, "post": post}
 
 
 def _secrets(rt) -> dict | None:

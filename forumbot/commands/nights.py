@@ -10,6 +10,7 @@ import click
 from rich.table import Table
 
 from forumbot.commands._console import terminal
+from engine.night import SheetError
 from forumbot.config.gamefile import ConfigError, GameConfig, SecretConfigError, load_config
 from forumbot.game.dealing import (
     DealError, deal_sheet, identity_file_text, sealed, sealed_commitment, write_identity_file,
@@ -36,7 +37,9 @@ def _load(path: str, *, undealt: bool = False) -> GameConfig:
 @click.option("--force", is_flag=True, help="身份文件已存在时重新发牌，覆盖它（已公布承诺的局不要这样做）。")
 @click.option("--show", is_flag=True, help="打印身份文件（发牌后，或已有的）。只在你自己的终端上用。")
 @click.option("--check", "check_only", is_flag=True, help="不发牌，只检查已有的身份文件，列出每一处问题。")
-def deal(config_path: str, force: bool, show: bool, check_only: bool) -> None:
+@click.option("--first", "firsts", multiple=True, metavar="玩家=身份",
+              help="双身份：替玩家把他的一个身份排为第一身份（第1日开始前；可重复），例：--first 饺子=女巫。")
+def deal(config_path: str, force: bool, show: bool, check_only: bool, firsts: tuple[str, ...]) -> None:
     """按规则集的身份配置随机发牌，写入 [identities].file（权限 600，只有你可读）。
 
     14人简易：狼人×4、预言家、女巫、长老、村民×7；双身份：14个身份两两一组，先发的为第一
@@ -54,6 +57,9 @@ def deal(config_path: str, force: bool, show: bool, check_only: bool) -> None:
     path = config.identities_file
     mode = config.night_mode
     assert mode is not None
+    if firsts:
+        _order(config_path, firsts)
+        return
     if check_only or (show and not force and path.exists()):
         config = _load(config_path)
         assert config.identities is not None
@@ -82,6 +88,45 @@ def deal(config_path: str, force: bool, show: bool, check_only: bool) -> None:
     click.echo("机器人会把承诺起草为进程帖的一篇帖子（待你批准）；游戏结束时公布原文，任何人都能核对。")
     if show:
         click.echo(path.read_text(encoding="utf-8"), nl=False)
+
+
+def _order(config_path: str, firsts: tuple[str, ...]) -> None:
+    """双身份 through the director: each player's chosen first identity, written into the
+    identity file before day 1 (the salt kept: the seal is of the pairs as dealt, and the
+    end post finds the order that was sealed)."""
+    import os
+
+    from forumbot.game.runtime import CLOCK_ENV, clock_from_env
+    from forumbot.game.clock import SystemClock
+    from parsers.text import normalise_name
+
+    config = _load(config_path)
+    mode, sheet, path = config.night_mode, config.identities, config.identities_file
+    assert mode is not None and sheet is not None and path is not None
+    if mode.layers < 2:
+        raise click.ClickException(f"{mode.title}每人只有一个身份，没有顺序可排（--first 只用于双身份）")
+    clock = clock_from_env(os.environ.get(CLOCK_ENV), config.forum.tz) or SystemClock(config.forum.tz)
+    first_day = min(config.days, key=lambda d: d.number, default=None)
+    if first_day is not None and clock.now() >= first_day.start:
+        raise click.ClickException(f"第{first_day.number}日已经开始（{first_day.start:%m-%d %H:%M}）：身份顺序已定，"
+                                   "未排序的按发牌顺序")
+    seats = {normalise_name(p): p for p in sheet.players}
+    told = []
+    for item in firsts:
+        who, sep, word = item.partition("=")
+        player = seats.get(normalise_name(who))
+        if not sep or player is None:
+            raise click.ClickException(f"--first {item}：应写成 玩家=身份，玩家是本局的玩家（例：--first 饺子=女巫）")
+        try:
+            sheet = sheet.ordered(player, mode.identity(word.strip()))
+        except SheetError as exc:
+            raise click.ClickException(f"--first {item}：{exc}") from None
+        told.append(player)
+    try:
+        write_identity_file(path, identity_file_text(mode, sheet, config.salt), force=True)
+    except DealError as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(f"已记下 {'、'.join(told)} 的身份顺序（写入 {path}）。用 --show 查看。")
 
 
 @click.command("resolve")

@@ -20,7 +20,9 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from engine.events import EventKind, GameEvent, OutWhy
-from engine.night import REASON_ZH, Action, Chronicle, ChronicleError, NightResult, NightSettings, PlanError, Win
+from engine.night import (
+    REASON_ZH, Action, Chronicle, ChronicleError, NightResult, NightSettings, PlanError, Sheet, Win,
+)
 from engine.state import GameState, StateError
 from forumbot.config.gamefile import GameConfig
 
@@ -37,16 +39,18 @@ class NightsError(ValueError):
 
 
 def game_chronicle(config: GameConfig, state: GameState | None = None, actions: Iterable[Action] | None = None,
-                   settings: NightSettings | None = None) -> Chronicle | None:
+                   settings: NightSettings | None = None, sheet: Sheet | None = None) -> Chronicle | None:
     """The game across nights and days from the config's sheet. ``state``: the game as it
     stands (default: the config's start and ``[[events]]``); ``actions``: every night
     action (default: the config's ``[[actions]]``; the agent passes those and its stored
     ones together); ``settings``: the phases (default ``[night]``; the agent adds the
-    director's extensions). None for a game without identities (counted as before)."""
+    director's extensions); ``sheet``: the identities as they stand (default the config's;
+    双身份: with the orders the players gave). None for a game without identities (counted
+    as before)."""
     if config.identities is None or config.night_mode is None:
         return None
     try:
-        return Chronicle(config.night_mode, config.identities, state if state is not None else config.state,
+        return Chronicle(config.night_mode, sheet or config.identities, state if state is not None else config.state,
                          config.actions if actions is None else actions,
                          settings if settings is not None else config.night_settings)
     except (ChronicleError, PlanError) as exc:

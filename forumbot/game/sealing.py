@@ -41,7 +41,7 @@ SEAL_KEY = "sealed_deal"  # the outbox's dedupe keys: each post exactly once
 END_KEY = "game_end"
 CHANGED_ALARM = "sealed_deal_changed"
 
-__all__ = ["End", "Seal", "draft_game_end", "draft_sealed_deal", "end_of_game", "find_reveal", "seal", "stored_seal",
+__all__ = ["End", "Seal", "draft_game_end", "end_post_pending", "draft_sealed_deal", "end_of_game", "find_reveal", "seal", "stored_seal",
            "tick"]
 
 
@@ -214,6 +214,17 @@ def code_box(text: str) -> BBCode:
     shows as ``&#091;`` there); only a ``[/code`` in a name would end the box early, and
     that bracket alone is escaped."""
     return BBCode(_CODE_END.sub("&#091;/code", text.rstrip("\n")))
+
+
+def end_post_pending(rt: Runtime) -> bool:
+    """A game with identities is not finished while its end post is still to be drafted
+    or waits for the director (or to be sent): the service keeps giving it passes."""
+    if rt.config.identities is None:
+        return False
+    draft = rt.outbox.by_dedupe_key(END_KEY)
+    if draft is None:
+        return True
+    return draft.state in (DraftState.DRAFT, DraftState.APPROVED, DraftState.FAILED, DraftState.PUBLISHING)
 
 
 def tick(rt: Runtime, state: GameState, now: datetime) -> list[Draft]:

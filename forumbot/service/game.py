@@ -291,9 +291,14 @@ class GameSlot:
         # approved by PM) is queued in that very pass, often behind the flood clock the
         # final count just started — it needs the passes that send it.
         pms = self.agent.notifier.pmbox.pending() if self.agent is not None else []
-        if over is not None and not sending and not pms:
+        # With identities the end post (the reveal) is drafted by a pass and waits for the director.
+        from forumbot.game.sealing import end_post_pending
+
+        ending = over is not None and end_post_pending(self.rt)
+        if over is not None and not sending and not pms and not ending:
             if self.state != "finished":
-                log.info("游戏已结束（%s）；不再读帖", "导演宣布" if over.how == "recorded" else "最后一日已计票")
+                how = {"recorded": "导演宣布", "win": "胜负已分"}.get(over.how, "最后一日已计票")
+                log.info("游戏已结束（%s）；不再读帖", how)
             self.state = "finished"
         elif self.state == "finished":
             log.info("游戏继续进行")

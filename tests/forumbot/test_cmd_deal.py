@@ -15,7 +15,7 @@ from engine.night import Identity, commitment
 from forumbot.cli import main
 from forumbot.config.gamefile import load_config
 from forumbot.game.dealing import sealed
-from tests.forumbot.identity_support import DUAL, SIMPLE, SIMPLE_TABLE, game_toml, inline, write_sheet
+from tests.forumbot.identity_support import DUAL, DUAL_TABLE, SIMPLE, SIMPLE_TABLE, game_toml, inline, write_sheet
 
 FILE = '[identities]\nfile = "身份.toml"\n'
 
@@ -134,3 +134,35 @@ def test_deal__refused_once_the_bot_has_sealed(tmp_path: Path):
     again = deal(config, "--force")
     assert again.exit_code == 1 and "已经封存" in again.output and record.commitment[:16] in again.output
     assert (tmp_path / "身份.toml").read_text(encoding="utf-8") == before
+
+
+def test_deal_first__dual_order_through_the_director(tmp_path: Path, monkeypatch):
+    """双身份: the director writes a player's chosen first identity before day 1; the salt
+    stays, the pairs stay, only the order changes; after day 1 has begun it is refused."""
+    from datetime import datetime, timedelta, timezone
+
+    from forumbot.game.clock import AcceleratedClock
+    from forumbot.game.runtime import CLOCK_ENV, clock_to_env
+
+    before_day1 = datetime(2026, 12, 1, 8, 0, tzinfo=timezone(timedelta(hours=8)))
+    monkeypatch.setenv(CLOCK_ENV, clock_to_env(AcceleratedClock(origin=before_day1, factor=1.0)))
+    config = game(tmp_path, "dual", DUAL)
+    write_sheet(tmp_path / "身份.toml", DUAL_TABLE, salt="ab" * 16)
+    result = deal(config, "--first", "戊=猎人", "--first", "乙=狼人")
+    assert result.exit_code == 0, result.output
+    assert "戊、乙" in result.output and "猎人" not in result.output
+    loaded = load_config(config)
+    assert loaded.identities.hand("戊") == (Identity.HUNTER, Identity.ELDER)
+    assert loaded.identities.hand("乙") == (Identity.WOLF, Identity.SEER)
+    assert loaded.salt == "ab" * 16 and stat.S_IMODE((tmp_path / "身份.toml").stat().st_mode) == 0o600
+    bad = deal(config, "--first", "戊=女巫")
+    assert bad.exit_code == 1 and "没有这个身份" in bad.output
+    assert deal(config, "--first", "路人=女巫").exit_code == 1
+    monkeypatch.setenv(CLOCK_ENV, clock_to_env(AcceleratedClock(origin=before_day1 + timedelta(hours=2),
+                                                                factor=1.0)))
+    late = deal(config, "--first", "戊=长老")
+    assert late.exit_code == 1 and "已经开始" in late.output
+    (tmp_path / "s").mkdir()
+    simple = game(tmp_path / "s")
+    write_sheet(tmp_path / "s" / "身份.toml", SIMPLE_TABLE)
+    assert "只有一个身份" in deal(simple, "--first", "饺子=狼人").output

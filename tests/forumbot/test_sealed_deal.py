@@ -8,14 +8,17 @@ it gets the commitment posted at the start."""
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from datetime import datetime, timedelta
 from pathlib import Path
 
 import httpx
 import pytest
+from click.testing import CliRunner
 
 from engine.night import Identity
+from forumbot.cli import main
 from forumbot.agent.loop import Agent
 from forumbot.game import director, ending, gamelog, sealing
 from forumbot.game.runtime import make_client, open_runtime
@@ -157,6 +160,9 @@ def test_sealed_deal__commitment_at_the_start_reveal_at_the_end(table):
     for word in ("狼人", "预言家", "女巫", "长老", "村民", "0f0f0f"):  # neither an identity nor the salt
         assert word not in start
     assert sealing.stored_seal(table.rt).commitment == commitment
+    status = CliRunner().invoke(main, ["status", "--config", str(table.config), "--json"]).output
+    seal = json.loads(status)["sealed_deal"]
+    assert seal["commitment"] == commitment and seal["state"] == "published" and "0f0f" not in status
 
     # Nothing more while the game goes on, however often the agent looks, and after a restart.
     table.clock.advance(hours=30)
@@ -221,7 +227,12 @@ def test_sealed_deal__sheet_changed_after_the_seal_is_refused(table):
 def test_sealed_deal__director_ends_the_game(table):
     table.tick()
     ending.declare(table.rt, "wolf", "村民投降", table.clock.now())
+    # Over, but the end post is still to come: the service keeps giving the game passes.
+    assert sealing.end_post_pending(table.rt)
+    table.tick(approve=False)
+    assert sealing.end_post_pending(table.rt)  # drafted, waiting for the director
     table.tick()
+    assert not sealing.end_post_pending(table.rt)
     posts = table.bot_posts()
     assert len(posts) == 2 and "【游戏结束】导演宣布" in posts[1] and "村民投降" in posts[1]
     commitment = re.search(r"\[code\]([0-9a-f]{64})\[/code\]", posts[0]).group(1)
