@@ -197,6 +197,8 @@ def test_nightrun__the_directors_pm_commands(rt):
     (answer,) = say("行动 路人 杀人 春卷", at(2, 21, 46), 2)
     assert "没有执行" in answer and "不是玩家" in answer
     say("行动 小笼包 放弃\n行动 烧卖 放弃", at(2, 21, 47), 3)
+    (status,) = say("状态", at(2, 21, 50), 8)
+    assert "第1晚：收集行动中（等待行动（12-02 23:00 截止））" in status and "杀人" not in status
     (answer,) = say("确认 夜1", at(2, 22, 0), 4)
     assert "没有执行" in answer and "还没有结算建议" in answer  # the other wolves may order until 23:00
     nightrun.propose(rt, 1, at(2, 23, 5))
@@ -206,3 +208,5 @@ def test_nightrun__the_directors_pm_commands(rt):
     assert answer.startswith("已确认第1晚（第1版）：春卷，第2日开始时生效")
     (answer,) = say("确认 第1晚", at(2, 23, 11), 6)
     assert "已经确认" in answer
+    (answer,) = say("状态", at(2, 23, 12), 7)
+    assert "第1晚：已确认（第1版" in answer
