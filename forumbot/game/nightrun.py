@@ -355,6 +355,9 @@ def night_lines(rt: Runtime, now: datetime, *, secrets: bool = False) -> list[st
                 lines += nightrun_lines(data, s.night, version, "proposed")
             continue
         pending = _public_pending(r, secrets)
+        if r is not None and r.disagreement:
+            # The director sees it while the pack can still agree (no name, no target here).
+            pending.append("狼人的指杀目标不一致：以最后一个有效指令为准")
         lines.append(f"第{s.night}晚：收集行动中" + (f"（{'；'.join(pending)}）" if pending else ""))
         if secrets and r is not None:
             lines += nightrun_lines(proposal_data(r, current_state(rt.config, rt.store)), s.night, None, "proposed")

@@ -210,3 +210,15 @@ def test_nightrun__the_directors_pm_commands(rt):
     assert "已经确认" in answer
     (answer,) = say("状态", at(2, 23, 12), 7)
     assert "第1晚：已确认（第1版" in answer
+
+
+def test_nightrun__the_director_sees_the_packs_disagreement(rt):
+    pm(rt, 1, WOLVES14[0], Skill.KILL, "春卷", at(2, 21, 40), 1)
+    pm(rt, 1, WOLVES14[1], Skill.KILL, "油条", at(2, 21, 45), 2)
+    (line,) = [x for x in nightrun.night_lines(rt, at(2, 22, 0)) if x.startswith("第1晚")]
+    assert "狼人的指杀目标不一致" in line and "油条" not in line
+    detail = "\n".join(nightrun.night_lines(rt, at(2, 22, 0), secrets=True))
+    assert "油条" in detail  # the standing order, with --secrets
+    pm(rt, 1, WOLVES14[0], Skill.KILL, "油条", at(2, 21, 50), 3)
+    (line,) = [x for x in nightrun.night_lines(rt, at(2, 22, 0)) if x.startswith("第1晚")]
+    assert "不一致" not in line
