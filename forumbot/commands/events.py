@@ -131,9 +131,9 @@ def night(config_path: str, day: int | None, out_: str, confirm_night: int | Non
     if confirm_night is not None:
         _confirm_night(config_path, confirm_night, version, assume_yes)
         return
-    if day is None:
-        raise click.UsageError("要写 --day（公布这一夜结果的那一日），或用 --confirm N 确认机器人的结算建议")
-    with runtime(config_path) as rt:
+    with runtime(config_path) as rt:  # the config first: a broken one is said before a missing option
+        if day is None:
+            raise click.UsageError("要写 --day（公布这一夜结果的那一日），或用 --confirm N 确认机器人的结算建议")
         now = rt.clock.now()
         spec = EventSpec("night", day=day, players=_names(out_), at=parse_at(rt, at_text))
         carry_out(rt, lambda: gamelog.preview(rt, spec, now), lambda: gamelog.enter(rt, spec, now), assume_yes)

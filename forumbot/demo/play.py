@@ -289,9 +289,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--director-by-pm", action="store_true",
                         help="the director acts by forum private message only: the bot tells them by PM, a "
                              "scripted director answers (批准 / 查看 / 驳回, the nights with 夜晚 … and 确认)")
+    parser.add_argument("--nights", action="store_true",
+                        help="a 14人简易 game of 14 players whose nights the bot runs: the players send their "
+                             "actions by PM, the bot answers, resolves and proposes; the director (by PM) only "
+                             "approves and confirms")
     args = parser.parse_args(argv)
     if args.desk and args.director_by_pm:
         parser.error("--desk and --director-by-pm are two ways to be the director: choose one")
+    if args.nights:
+        return nights_main(args)
     logging.basicConfig(level=logging.WARNING, format="%(name)s %(levelname)s %(message)s")
     started = time.monotonic()
     out = sys.stdout
@@ -390,6 +396,58 @@ def main(argv: list[str] | None = None) -> int:
                 desk.stop()
             game.close()
             game.sim.stop()
+    return 0
+
+
+def nights_main(args: argparse.Namespace) -> int:
+    """``--nights``: the 14人简易 game (``forumbot.demo.nights``) with its nights played by the
+    players' PMs; the director acts by PM only and types nothing but approvals and
+    confirmations. At the end: what each night became, and what the bot told whom."""
+    from forumbot.demo.nights import PLAYERS14, nights_plan
+
+    logging.basicConfig(level=logging.WARNING, format="%(name)s %(levelname)s %(message)s")
+    started = time.monotonic()
+    out = sys.stdout
+    with tempfile.TemporaryDirectory(prefix="forumbot-demo-") as tmp:
+        import os
+
+        os.environ.setdefault("FORUMBOT_PASSWORD", PASSWORD)
+        plan = nights_plan()
+        clock = SimClock(start=plan.days[0].start - timedelta(minutes=20))
+        sim = Simulator(clock=clock, discuz=args.discuz, charset="gbk" if args.gbk else "utf-8")
+        workdir = Path(tmp) / "演示局"
+        workdir.mkdir()
+        game = setup_game(workdir, clock=clock, sim=sim, plan=plan, notify={"enabled": True},
+                          poll_interval_seconds=600, poll_jitter_seconds=60)
+        name = "Discuz! 7.2" if args.discuz == "7.2" else "Discuz! X3.5"
+        print(f"forumbot 演示：模拟的 {name} 论坛（{sim.charset.upper()}），地址 {sim.base_url}", file=out)
+        print(f"游戏：{len(PLAYERS14)} 名玩家，3 天，规则 14人简易规则（狼人×4、预言家、女巫、长老、村民×7）；"
+              f"夜晚由玩家用站内信行动，机器人裁定、结算，导演只确认", file=out)
+        try:
+            by_pm = pm_director(game, None if args.quiet else out)
+            by_pm.viewed = by_pm.rejected = True  # this director only approves and confirms
+            play_by_pm(game, by_pm)
+            bot_uid = sim.data.user(BOT).uid
+            print("\n══ 每一晚 ══", file=out)
+            for p in game.rt.store.night_proposals():
+                who = "、".join(p.data.get("out") or ()) or "无人"
+                marks = "、".join(p.data.get("marks") or ())
+                print(f"第{p.night}晚（第{p.version}版，{'已确认' if p.state == 'confirmed' else p.state}）：出局 {who}"
+                      + (f"；标记 {marks}" if marks else ""), file=out)
+            print("\n══ 机器人给玩家的站内信（演示才打印：这些都是秘密）══", file=out)
+            for player in PLAYERS14:
+                for m in sim.pms_between(BOT, player):
+                    who = "机器人 → " + player if m.fromuid == bot_uid else player + " → 机器人"
+                    first = re.sub(r"^［[^］]*］", "", m.text.split("\n")[0])
+                    print(f"[{m.at:%m-%d %H:%M}] {who}：{first}", file=out)
+            sent = sum(1 for m in sim.data.pms.messages.values() if m.fromuid == bot_uid)
+            print(f"\n站内信：机器人发 {sent} 条；导演发 {len(by_pm.sent)} 条（只有批准和确认）；"
+                  f"仍待处理的草稿：{len(director.waiting(game.rt))} 篇；"
+                  f"用时 {time.monotonic() - started:.1f} 秒", file=out)
+            keep_up(args.keep_serving, out)
+        finally:
+            game.close()
+            sim.stop()
     return 0
 
 

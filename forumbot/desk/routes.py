@@ -210,9 +210,60 @@ def actions():
     from forumbot.desk.forms import actions_view
 
     def build(rt: Runtime, now: datetime) -> dict[str, Any]:
-        return {"a": actions_view(rt, g.state, g.status, now), "g_now": data.game_now(rt, now, g.status, g.state)}
+        return {"a": actions_view(rt, g.state, g.status, now), "g_now": data.game_now(rt, now, g.status, g.state),
+                "bot_nights": _bot_nights(rt, now)}
 
     return render_page("actions.html", build)
+
+
+def _bot_nights(rt: Runtime, now: datetime) -> dict[str, Any] | None:
+    """A game whose nights the bot runs: each night's state, and — only behind the desk's
+    login (SPEC §10.1: identities never on a page anyone on the machine can open) — the
+    proposal in full."""
+    from forumbot.game import nightrun
+
+    if not nightrun.active(rt):
+        return None
+    secrets = bool(current_app.config["DESK_LOGIN"])
+    rows = []
+    for s in nightrun.status_of(rt, now):
+        p = s.proposal
+        ready = p is not None and p.state == "proposed" or (p is None and s.result is not None and s.result.ready)
+        lines: list[str] = []
+        if secrets and ready:
+            proposal = p.data if p is not None else nightrun.proposal_data(s.result, current_state(rt.config, rt.store))  # type: ignore[arg-type]
+            lines = nightrun.proposal_lines(proposal, night=s.night, version=p.version if p else None)[1:]
+        rows.append({"night": s.night, "ready": ready, "version": p.version if p else None,
+                     "lines": lines, "state": p.state if p else ("ready" if ready else "collecting")})
+    return {"rows": rows, "secrets": secrets, "lines": nightrun.night_lines(rt, now)}
+
+
+@bp.post("/nights/<int:night>/confirm")
+def confirm_night(night: int):
+    def change(rt: Runtime, now: datetime) -> str:
+        from forumbot.game import nightrun
+
+        version = int_field("version", required=False, what="版本")
+        done = nightrun.confirm(rt, night, now, actor="director(desk)", version=version)
+        director.announcement_draft(rt, night + 1, now)
+        out = "、".join(done.data.get("out") or ()) or "无人（平安夜）"
+        return f"已确认第{night}晚（第{done.version}版）：{out}，第{night + 1}日开始时生效；当天的公示已起草，待你审批"
+
+    return act(change, back=url_for("desk.actions", _anchor="bot-nights"))
+
+
+@bp.post("/nights/action")
+def night_action():
+    def change(rt: Runtime, now: datetime) -> str:
+        from forumbot.game import nightrun
+
+        text = field("order", what="行动（玩家 技能 目标）")
+        filed = nightrun.director_action(rt, text, now, actor="director(desk)")
+        mode = nightrun.mode_of(rt)
+        assert mode is not None
+        return f"已录入第{filed.record.night}晚 {filed.record.actor} 的行动：{filed.answer(mode)}"
+
+    return act(change, back=url_for("desk.actions", _anchor="bot-nights"))
 
 
 @bp.get("/events")

@@ -249,7 +249,17 @@ def announcement_view(rt: Runtime, state: GameState, day: int, now: datetime) ->
         alive=tuple(p for p in state.players if not moment.is_out(p)),
         next_deadline=format_time(window.deadline) if window is not None else None,
         dual=state.identities > 1,
+        night_notes=_night_notes(rt, day),
     )
+
+
+def _night_notes(rt: Runtime, day: int) -> tuple[str, ...]:
+    """A night the bot resolved and the director confirmed: what its rules say must be
+    announced (14人简易: 女巫、预言家失去技能 after the elder is poisoned). Never who holds what."""
+    proposal = rt.store.night_proposal(day - 1)
+    if proposal is None or proposal.state != "confirmed":
+        return ()
+    return tuple(str(n) for n in proposal.data.get("announcements") or ())
 
 
 def announcement_text(rt: Runtime, state: GameState, day: int, now: datetime) -> str:

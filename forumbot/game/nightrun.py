@@ -26,17 +26,17 @@ of the action, never in a public post or a log line.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 from engine.names import NameTable
 from engine.night import (Action, ActionRuling, Chronicle, ChronicleError, Mode, NightResult, Sheet, Skill,
                           read_director_order)
-from engine.night.identities import read_identity
 from engine.state import GameState
 from forumbot.game.gamelog import DirectorError, EventSpec, enter
-from forumbot.game.nights import NightsError, game_chronicle
+from forumbot.game.nights import STORE_SEQ, NightsError, runtime_chronicle, runtime_config
+from forumbot.game.nights import stored_actions as _stored_actions
 from forumbot.game.runtime import Runtime
 from forumbot.game.state import current_state
 from forumbot.store.nights import NightActionRecord, NightProposal, ProposalStateError
@@ -64,37 +64,21 @@ def active(rt: Runtime) -> bool:
 def sheet_of(rt: Runtime) -> Sheet:
     """The identities, with the 双身份 orders the players sent by PM applied (first
     identity first)."""
-    sheet = rt.config.identities  # type: ignore[attr-defined]
+    sheet = runtime_config(rt).identities
     assert sheet is not None
-    for player, first in rt.store.identity_orders().items():
-        identity = read_identity(first)
-        if identity is not None and player in sheet.players and identity in sheet.hand(player):
-            sheet = sheet.ordered(player, identity)
     return sheet
 
 
 def stored_actions(rt: Runtime) -> list[Action]:
-    """The store's actions as the engine's, each with the store's id in its ``seq`` (two
-    actions of one second are ordered the same way after any restart)."""
-    return [_engine_action(r) for r in rt.store.night_actions()]
-
-
-# The store's actions' ``seq`` is their id above this: a config's ``[[actions]]`` (numbered
-# from 0 in file order) come first within a second and never share a number with them.
-STORE_SEQ = 1_000_000
-
-
-def _engine_action(r: NightActionRecord) -> Action:
-    return Action(r.night, r.actor, Skill(r.skill), tuple(r.targets), r.at, STORE_SEQ + r.id, r.by_director)
+    """The store's actions as the engine's (``forumbot.game.nights.stored_actions``)."""
+    return list(_stored_actions(rt))
 
 
 def chronicle(rt: Runtime, state: GameState | None = None) -> Chronicle:
     """The game's chronicle exactly as ``forumbot resolve`` builds it (``forumbot.game.nights``),
     with the stored events and actions beside the config's, and the players' 双身份 orders."""
-    config = replace(rt.config, identities=sheet_of(rt))
     try:
-        found = game_chronicle(config, state or current_state(rt.config, rt.store),
-                               [*config.actions, *stored_actions(rt)])
+        found = runtime_chronicle(rt, state or current_state(rt.config, rt.store))
     except NightsError as exc:
         raise ChronicleError(str(exc)) from None
     assert found is not None
@@ -178,7 +162,41 @@ def ruling_of(rt: Runtime, record: NightActionRecord, ch: Chronicle | None = Non
     for ruling in result.rulings:
         if ruling.action.seq == STORE_SEQ + record.id:
             return ruling
+    # A triggered skill answering a daytime loss (猎人 最后一枪 after a vote-out) is the
+    # day's, not the night's: its ruling is in the day's report.
+    for day in sorted(ch.days):
+        for ruling in ch.day(day, record.at).shot_rulings:
+            if ruling.action.seq == STORE_SEQ + record.id:
+                return ruling
     return None
+
+
+@dataclass(frozen=True)
+class DayShot:
+    """A triggered skill sent after a daytime loss and counted, not yet entered: the
+    director enters its out (``forumbot out 目标 --why hunter --at 时间``)."""
+
+    day: int
+    player: str
+    skill: str
+    target: str
+    at: datetime
+    effect: str  # out | identity_lost
+
+
+def day_shots(rt: Runtime, ch: Chronicle | None = None) -> list[DayShot]:
+    if not active(rt):
+        return []
+    ch = ch or chronicle(rt)
+    mode = mode_of(rt)
+    assert mode is not None
+    out = []
+    for day in sorted(ch.days):
+        for trigger, action, outcome in ch.day(day).proposed_shots:
+            effect = "identity_lost" if any(d.effect == "identity_lost" for d in outcome.deaths) else "out"
+            out.append(DayShot(day, trigger.player, mode.skill_name(trigger.skill), action.target or "",
+                               action.at, effect))  # type: ignore[arg-type]
+    return out
 
 
 def director_action(rt: Runtime, text: str, now: datetime, *, at: datetime | None = None, night: int | None = None,
@@ -220,7 +238,10 @@ def _entered_by_hand(rt: Runtime, night: int, proposal: NightProposal | None) ->
 
 
 def proposal_data(result: NightResult, state: GameState) -> dict[str, Any]:
-    data = result.to_json()
+    """What is kept and versioned: §10.6's object without what only the clock changes
+    (``final`` turns true when the last phase ends; ``ready``/``pending`` are what made it a
+    proposal) — a new version means the resolution changed, not the time."""
+    data = {k: v for k, v in result.to_json().items() if k not in ("final", "ready", "pending")}
     start = _next_start(state, result.night)
     data["takes_effect"] = start.isoformat() if start else None
     data["out"] = [d.player for d in result.deaths]
@@ -306,6 +327,12 @@ def night_lines(rt: Runtime, now: datetime, *, secrets: bool = False) -> list[st
     """The nights for ``forumbot status`` (Chinese). Without ``secrets`` only where each
     night stands — who has not acted yet is no secret, what they did and who dies are."""
     lines: list[str] = []
+    for shot in day_shots(rt):
+        # Entered by the director as an out at the shot's time; until then it waits.
+        command = "identity-lost" if shot.effect == "identity_lost" else "out"
+        lines.append(f"第{shot.day}日：一个白天触发的技能已计入，待录入" + (
+            f"：{shot.player} {shot.skill} {shot.target}（{shot.at:%m-%d %H:%M}）—— forumbot {command} {shot.target} "
+            f"--why hunter --at \"{shot.at:%m-%d %H:%M}\"" if secrets else "（加 --secrets 看详情）"))
     for s in status_of(rt, now):
         p, r = s.proposal, s.result
         if p is not None and p.state == "confirmed":
@@ -328,6 +355,9 @@ def night_lines(rt: Runtime, now: datetime, *, secrets: bool = False) -> list[st
                 lines += nightrun_lines(data, s.night, version, "proposed")
             continue
         pending = _public_pending(r, secrets)
+        if r is not None and r.disagreement:
+            # The director sees it while the pack can still agree (no name, no target here).
+            pending.append("狼人的指杀目标不一致：以最后一个有效指令为准")
         lines.append(f"第{s.night}晚：收集行动中" + (f"（{'；'.join(pending)}）" if pending else ""))
         if secrets and r is not None:
             lines += nightrun_lines(proposal_data(r, current_state(rt.config, rt.store)), s.night, None, "proposed")

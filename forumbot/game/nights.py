@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
 __all__ = ["DayWin", "NightsError", "game_chronicle", "night_json", "resolve_night", "secrets_lines", "secrets_view",
            "win_after_day", "with_vote_out",
-           "game_actions", "runtime_chronicle"]
+           "STORE_SEQ", "game_actions", "runtime_chronicle", "runtime_config", "stored_actions"]
 
 
 class NightsError(ValueError):
@@ -177,15 +177,47 @@ def secrets_lines(view: dict) -> list[str]:
 _REASONS = {k.value: v for k, v in REASON_ZH.items()}
 
 
+# The store's actions' ``seq`` is their id above this: a config's ``[[actions]]`` (numbered
+# from 0 in file order) come first within a second and never share a number with them.
+STORE_SEQ = 1_000_000
+
+
+def stored_actions(rt: "Runtime") -> tuple[Action, ...]:
+    """The actions the agent filed (by PM, or the director's entries: ``forumbot.store.nights``),
+    each with the store's id in its ``seq`` — two actions of one second are ordered the
+    same way after any restart."""
+    from engine.night import Skill
+
+    return tuple(Action(r.night, r.actor, Skill(r.skill), tuple(r.targets), r.at, STORE_SEQ + r.id, r.by_director)
+                 for r in rt.store.night_actions())
+
+
 def game_actions(rt: "Runtime") -> tuple[Action, ...]:
     """Every night action of the game as the agent knows it: the config's ``[[actions]]``
-    (the director's; the nights by PM add the stored ones here)."""
-    return rt.config.actions
+    (the director's) and the stored ones (the nights by PM)."""
+    return (*rt.config.actions, *stored_actions(rt))
+
+
+def runtime_config(rt: "Runtime") -> GameConfig:
+    """The config with the sheet as it stands: 双身份 players' orders of their two identities
+    (sent by PM before day 1, kept in the store) applied, first identity first."""
+    from dataclasses import replace
+
+    from engine.night.identities import read_identity
+
+    sheet = rt.config.identities
+    if sheet is None:
+        return rt.config
+    for player, first in rt.store.identity_orders().items():
+        identity = read_identity(first)
+        if identity is not None and player in sheet.players and identity in sheet.hand(player):
+            sheet = sheet.ordered(player, identity)
+    return replace(rt.config, identities=sheet)
 
 
 def runtime_chronicle(rt: "Runtime", state: GameState | None = None) -> Chronicle | None:
-    """The running game's chronicle: the config's sheet, the stored events, every action."""
+    """The running game's chronicle: the sheet as ordered, the stored events, every action."""
     from forumbot.game.state import current_state
 
-    return game_chronicle(rt.config, state if state is not None else current_state(rt.config, rt.store),
+    return game_chronicle(runtime_config(rt), state if state is not None else current_state(rt.config, rt.store),
                           game_actions(rt))

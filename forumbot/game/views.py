@@ -283,6 +283,8 @@ class AnnouncementView:
     alive: tuple[str, ...] = ()
     next_deadline: str | None = None
     dual: bool = False  # 双身份: say 身份死亡 / 出局
+    # What the confirmed night's resolution says must be announced (所有特殊身份失去技能)
+    night_notes: tuple[str, ...] = ()
 
 
 CARD_NAMES = {color: CARD_ZH[color] for color in ("blue", "yellow", "red")}  # the cards one gives

@@ -41,6 +41,8 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from engine.names import NameTable
+from forumbot.agent.health import storage_problem
+from forumbot.discuz import PM_SETTLE_SECONDS
 from engine.night import Chronicle, ChronicleError, read_order
 from engine.night.identities import read_identity
 from forumbot.game import nightrun
@@ -58,7 +60,12 @@ log = logging.getLogger("forumbot.notify")
 PURPOSE = "night"  # the PM rows this module queues (notify_pms.purpose)
 # 双身份: a player orders their two identities (由演员决定身份的顺序) — 第一身份 女巫 / 顺序 女巫 狼人
 ORDER_LINE = re.compile(r"^\s*(?:第一身份|身份顺序|顺序|排序)\s*[:：]?\s*(?P<first>[^\s,，、/]+)")
-OPEN_AFTER_NIGHT = timedelta(minutes=30)  # a night's conversations are read this long after its last phase
+# 【殉职】: the outgoing sheriff names the successor — 继任 汤圆
+SUCCESSOR_LINE = re.compile(r"^\s*(?:继任|移交|警徽(?:移交)?给?)\s*[:：]?\s*(?P<name>\S+)\s*$")
+OPEN_AFTER_NIGHT = timedelta(minutes=30)
+# Messages sent this long before day 1 are another game's (the deal and the orders of
+# 双身份 come in the days before day 1): recorded, never answered.
+BEFORE_GAME = timedelta(days=3)  # a night's conversations are read this long after its last phase
 
 
 @dataclass
@@ -73,6 +80,7 @@ class NightPm:
     def __init__(self, notifier: Notifier) -> None:
         self.notifier = notifier
         self.rt = notifier.rt
+        self._deferred: set[int] = set()
 
     @property
     def active(self) -> bool:
@@ -85,10 +93,12 @@ class NightPm:
         if not self.active or self.notifier.client is None:
             return done
         uids = self.player_uids()
+        self._deferred = set()  # nights with a message kept waiting this pass
         self._read(uids, now, done)
         ch = nightrun.chronicle(self.rt)
         self._feedback(ch, uids, now, done)
         self._identities(uids, now, done)
+        self._ask_successor(uids, now, done)
         self._proposals(ch, now, done)
         if result is not None:
             result.queued += done.queued
@@ -141,6 +151,9 @@ class NightPm:
             for player in position.living:
                 if player in uids and (mode.skills_now(position, player, night) or player in mode.pack(position)):
                     watched.add(uids[player])
+        vacancy = self._vacancy(now)
+        if vacancy is not None and vacancy.vacancy.previous in uids:
+            watched.add(uids[vacancy.vacancy.previous])  # asked to name a successor
         for day in state.days:
             try:
                 report = ch.day(day.number, now)
@@ -167,6 +180,7 @@ class NightPm:
         director = self.notifier.known_uid
         reread: list[int] = []
         state = current_state(self.rt.config, self.rt.store)
+        first = min((d.start for d in state.days), default=None)
         for uid in sorted(targets):
             if uid == director or uid not in by_uid:
                 continue
@@ -174,11 +188,24 @@ class NightPm:
             fresh = [m for m in messages if not m.own and not self.rt.store.night_message_handled(m.id)]
             deferred = []
             for message in fresh:
+                if first is not None and message.time < first - BEFORE_GAME:
+                    # An old conversation (another game's): never read as this game's orders.
+                    self.rt.store.record_night_message(message.id, from_uid=uid, player=by_uid[uid], at=message.time,
+                                                       text="", effect={"result": "before_game"}, now=now)
+                    continue
                 night = nightrun.night_for(state, message.time)
                 if night is not None and nightrun.waits_for_day(self.rt, night, now, state):
                     deferred.append(message.id)  # answered once the day's vote-out is known
+                    self._deferred.add(night)
                     continue
-                self._handle(by_uid[uid], uid, message, now, done)
+                try:
+                    self._handle(by_uid[uid], uid, message, now, done)
+                except Exception as exc:  # noqa: BLE001 - one message never stops the others
+                    if storage_problem(exc, self.rt.store.path) is not None:
+                        raise
+                    # Nothing of it was kept (one transaction): read again next pass. The log
+                    # names the message by id only — its text is a night action.
+                    log.error("夜晚站内信：处理第 %d 条消息时出错（%s），下一轮再试", message.id, type(exc).__name__)
             if fresh:
                 reread.append(uid)
             if deferred:  # read again from before the first one kept waiting
@@ -218,6 +245,12 @@ class NightPm:
             state = current_state(rt.config, rt.store)
             names = NameTable(state)
             for line in lines or [""]:
+                successor = SUCCESSOR_LINE.match(line)
+                if successor is not None:
+                    said, effect = self._successor_named(player, successor.group("name"), names, now)
+                    answers.append(said)
+                    effects.append(effect)
+                    continue
                 order = ORDER_LINE.match(line)
                 if order is not None and mode.layers > 1:
                     said, effect = self._order(player, order.group("first"), message, state, now)
@@ -270,6 +303,53 @@ class NightPm:
         rest = [mode.name(i) for i in hand if i is not first] or [mode.name(first)]
         return (f"已收到：第一身份 {mode.name(first)}（第二身份：{rest[0]}）", {"result": "ordered"})
 
+    def _vacancy(self, now: datetime):
+        """The badge waiting for its outgoing sheriff to name a successor (【殉职】), or None."""
+        from engine.badge import Succession
+        from forumbot.game.gamelog import badge
+
+        status = badge(self.rt, now)
+        if status.vacancy is None or status.succession is not Succession.SUCCESSOR:
+            return None
+        return status
+
+    def _successor_named(self, player: str, name: str, names: NameTable, now: datetime
+                         ) -> tuple[str, dict[str, object]]:
+        """继任 名字 from the sheriff who left: the badge passes (the game log's sheriff entry,
+        at the moment the badge fell vacant), or why not."""
+        from engine.names import Match
+        from forumbot.game.gamelog import DirectorError, EventSpec, enter
+
+        status = self._vacancy(now)
+        if status is None or status.vacancy.previous != player:
+            return (f"未计入：继任 {name}（现在没有需要你移交的警徽）", {"result": "no_vacancy"})
+        found = names.match(name)
+        if found.outcome is not Match.PLAYER:
+            return (f"未计入：继任 {name}（“{name}”不是玩家）", {"result": "unknown_player"})
+        if found.player not in status.candidates:
+            return (f"未计入：继任 {found.player}（可以继任的：{'、'.join(status.candidates)}）",
+                    {"result": "not_a_candidate"})
+        try:
+            enter(self.rt, EventSpec("sheriff", player=found.player), now, actor="sheriff(pm)")
+        except DirectorError as exc:
+            return (f"未计入：继任 {found.player}（{exc}）", {"result": "refused"})
+        return (f"已收到：继任 {found.player}（警徽移交给 {found.player}）", {"result": "successor"})
+
+    def _ask_successor(self, uids: dict[str, int], now: datetime, done: NightPass) -> None:
+        """The outgoing sheriff is asked once, by PM, to name the successor."""
+        status = self._vacancy(now)
+        if status is None:
+            return
+        previous = status.vacancy.previous
+        if previous not in uids:
+            return
+        since = status.vacancy.since.isoformat() if status.vacancy.since else ""
+        body = (f"你的警徽需要移交（【殉职】）：请回复一行「继任 名字」指定继任警长。"
+                f"可以继任的：{'、'.join(status.candidates)}。")
+        if status.draw_from is not None:
+            body += f"{status.draw_from:%m-%d %H:%M} 前没有指定的话，由导演随机移交。"
+        self._tell_once(f"successor:{previous}:{since}", "successor", previous, uids[previous], body, now, done)
+
     # ------------------------------------------------------------------ telling
 
     def _queue(self, uid: int, body: str, now: datetime, detail: dict[str, object]) -> list[int]:
@@ -290,7 +370,13 @@ class NightPm:
     def _feedback(self, ch: Chronicle, uids: dict[str, int], now: datetime, done: NightPass) -> None:
         mode = nightrun.mode_of(self.rt)
         assert mode is not None
+        state = current_state(self.rt.config, self.rt.store)
         for night in sorted(ch.nights):
+            # Feedback is told from the actions sent before it: none of them may still be
+            # unread or kept waiting (a 通灵 told before the wolves' orders were filed would
+            # say 无人 — and could never be taken back).
+            if night in self._deferred or nightrun.waits_for_day(self.rt, night, now, state):
+                continue
             try:
                 judgement = ch.judge(night, now)
             except ChronicleError:
@@ -298,6 +384,8 @@ class NightPm:
             for feedback in judgement.feedback:
                 if feedback.to not in uids:
                     continue
+                if feedback.at is not None and feedback.at > now - timedelta(seconds=PM_SETTLE_SECONDS):
+                    continue  # a PM of the last seconds may not be listed yet: next pass
                 key = f"feedback:{night}:{feedback.skill.value}:{feedback.to}:{feedback.about or ''}"
                 body = f"第{night}晚 {feedback.text(mode.skill_name)}"
                 self._tell_once(key, "feedback", feedback.to, uids[feedback.to], body, now, done)
@@ -319,9 +407,24 @@ class NightPm:
             body += "夜晚行动请发站内信给机器人，一行一个，例如「杀人 名字」「预言 名字」「放弃」。"
             self._tell_once(f"identity:{player}", "identity", player, uids[player], body, now, done)
 
+    def _day_shots(self, ch: Chronicle, now: datetime, done: NightPass) -> None:
+        """A hunter's 最后一枪 after a vote-out, counted: the director enters its out."""
+        notifier = self.notifier
+        director = notifier.director_uid(now) if notifier.settings.enabled else None
+        if director is None:
+            return
+        for shot in nightrun.day_shots(self.rt, ch):
+            command = "identity-lost" if shot.effect == "identity_lost" else "out"
+            body = (f"第{shot.day}日：{shot.player} 在 {shot.at:%m-%d %H:%M} 发动{shot.skill} {shot.target}（已计入）。"
+                    f"请录入它的结果：forumbot {command} {shot.target} --why hunter --at \"{shot.at:%m-%d %H:%M}\""
+                    f"（或在导演台录入）")
+            self._tell_once(f"shot:{shot.day}:{shot.player}:{shot.at.isoformat()}", "shot", "director", director,
+                            body, now, done)
+
     def _proposals(self, ch: Chronicle, now: datetime, done: NightPass) -> None:
         rt = self.rt
         notifier = self.notifier
+        self._day_shots(ch, now, done)
         state = current_state(rt.config, rt.store)
         for night in nightrun.nights_begun(state, now):
             proposal, _, _ = nightrun.propose(rt, night, now, ch=ch)

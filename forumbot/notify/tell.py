@@ -233,4 +233,9 @@ def status_text(rt: Runtime, now: datetime, code_for: Callable[[Matter], str | N
     sending = [d for d in rt.outbox.drafts(DraftState.APPROVED, DraftState.PUBLISHING)]
     if sending:
         lines.append("正在发出：" + "、".join(f"#{d.id}" for d in sending))
+    from forumbot.game import nightrun
+
+    # The nights the bot runs, where each stands — not the proposal itself: a status can be
+    # forwarded or read over a shoulder; the proposal came in its own PM.
+    lines += nightrun.night_lines(rt, now)
     return "\n".join(lines)

@@ -215,6 +215,8 @@ def _cases(played: Played) -> list[Case]:
         Case("card", ("路人", "yellow", "--why", "x")), Case("card", ("月饼", "yellow", "--why", "x", "--points", "3")),
         Case("card", ("月饼", "blue", "--why", "x", "--proposal", "99")),
         Case("card-undo", ("99", "--why", "x", "-y")),
+        Case("action", ("饺子", "杀人", "包子")), Case("action", ("路人", "杀人", "包子")),
+        Case("night", ("--confirm", "1", "-y")), Case("night", ()),
         Case("check", ()),
         Case("correct", ("99", "--because", "x", "-y")), Case("correct", ("1", "--because", "x", "--day", "9", "-y")),
         Case("count-now", ("--day", "9")), Case("count-now", ("--day", "1")),

@@ -132,3 +132,93 @@ def test_nightrun__resolving_the_stored_actions_after_a_restart_gives_the_same_p
         assert nightrun.proposal_data(again, nightrun.current_state(rt.config, rt.store)) == before.data
     finally:
         rt.close()
+
+
+def test_nightrun__dual_an_order_by_pm_and_the_hunters_shot_after_a_vote_out(tmp_path):
+    from tests.forumbot.identity_support import dual_game
+
+    config = dual_game(tmp_path, extra=f'[agent]\ndatabase = "{tmp_path / "g.sqlite"}"\n')
+    rt = open_runtime(config)
+    try:
+        # 戊 holds 长老 / 猎人 and puts 猎人 first before day 1 (由演员决定身份的顺序)
+        rt.store.set_identity_order("戊", "hunter", at=at(1, 8, 0), entered_by=nightrun.PLAYER_PM, now=at(1, 8, 0))
+        assert nightrun.sheet_of(rt).hand("戊")[0].value == "hunter"
+        rt.store.append_event(1, EventKind.IDENTITY_LOST, {"source": "result", "why": "vote", "player": "戊"},
+                              actor="bot", at=at(2, 21, 31), game_at=at(2, 21, 30))
+        filed = pm(rt, 1, "戊", Skill.LAST_SHOT, "甲", at(2, 21, 40), 5)
+        assert filed.ruling is not None and filed.ruling.counted, filed
+        (shot,) = nightrun.day_shots(rt)
+        assert (shot.day, shot.player, shot.target, shot.effect) == (1, "戊", "甲", "identity_lost")
+        late = pm(rt, 1, "戊", Skill.LAST_SHOT, "乙", at(2, 21, 50), 6)
+        assert not late.ruling.counted  # the first counting shot is final
+        lines = nightrun.night_lines(rt, at(2, 21, 55))
+        assert any("白天触发的技能已计入" in line and "甲" not in line for line in lines)
+        assert any("戊 最后一枪 甲" in line for line in nightrun.night_lines(rt, at(2, 21, 55), secrets=True))
+    finally:
+        rt.close()
+
+
+def test_nightrun__what_the_night_says_to_announce_goes_into_the_morning_announcement(tmp_path):
+    from tests.engine.night_builders import ELDER14
+
+    config = simple_game(tmp_path, extra=f'[agent]\ndatabase = "{tmp_path / "g.sqlite"}"\n', progress_thread=50)
+    rt = open_runtime(config)
+    try:
+        rt.store.append_event(1, EventKind.SHERIFF, {"source": "result", "why": "vote", "player": SIMPLE[8]},
+                              actor="bot", at=at(2, 21, 31), game_at=at(2, 21, 30))
+        pm(rt, 1, WITCH14, Skill.POISON, ELDER14, at(2, 21, 40), 1)  # the elder poisoned: 女巫、预言家失去技能
+        pm(rt, 1, SEER14, Skill.PASS, None, at(2, 21, 41), 2)
+        proposal, _, _ = nightrun.propose(rt, 1, at(2, 23, 5))
+        assert proposal.data["announcements"] == ["女巫、预言家失去技能"]
+        nightrun.confirm(rt, 1, at(2, 23, 10), actor="director")
+        draft = director.announcement_draft(rt, 2, at(2, 23, 10))
+        assert draft is not None and "女巫、预言家失去技能" in draft.body and ELDER14 in draft.body
+        assert "长老" not in draft.body  # who held what is never said
+    finally:
+        rt.close()
+
+
+def test_nightrun__the_directors_pm_commands(rt):
+    """``行动 玩家 技能 目标`` and ``确认 夜N`` / the proposal's code, as the PM handler runs them."""
+    from forumbot.notify.codes import Codes
+    from forumbot.notify.handle import Handler
+    from parsers.commands import parse
+
+    codes = Codes(rt.store)
+
+    def say(text, now, pmid):
+        handler = Handler(rt, codes, now, pmid)
+        with rt.store.write():
+            handler.run(parse(text))
+        return handler.answers
+
+    (answer,) = say("行动 饺子 杀人 春卷", at(2, 21, 45), 1)
+    assert answer == "饺子：已收到：杀人 春卷（第1晚，导演录入）"
+    (answer,) = say("行动 路人 杀人 春卷", at(2, 21, 46), 2)
+    assert "没有执行" in answer and "不是玩家" in answer
+    say("行动 小笼包 放弃\n行动 烧卖 放弃", at(2, 21, 47), 3)
+    (status,) = say("状态", at(2, 21, 50), 8)
+    assert "第1晚：收集行动中（等待行动（12-02 23:00 截止））" in status and "杀人" not in status
+    (answer,) = say("确认 夜1", at(2, 22, 0), 4)
+    assert "没有执行" in answer and "还没有结算建议" in answer  # the other wolves may order until 23:00
+    nightrun.propose(rt, 1, at(2, 23, 5))
+    code = codes.event_code({"kind": "night_proposal", "night": 1, "version": 1, "command": "确认 夜1"},
+                            at=at(2, 23, 5))
+    (answer,) = say(f"确认 {code}", at(2, 23, 10), 5)
+    assert answer.startswith("已确认第1晚（第1版）：春卷，第2日开始时生效")
+    (answer,) = say("确认 第1晚", at(2, 23, 11), 6)
+    assert "已经确认" in answer
+    (answer,) = say("状态", at(2, 23, 12), 7)
+    assert "第1晚：已确认（第1版" in answer
+
+
+def test_nightrun__the_director_sees_the_packs_disagreement(rt):
+    pm(rt, 1, WOLVES14[0], Skill.KILL, "春卷", at(2, 21, 40), 1)
+    pm(rt, 1, WOLVES14[1], Skill.KILL, "油条", at(2, 21, 45), 2)
+    (line,) = [x for x in nightrun.night_lines(rt, at(2, 22, 0)) if x.startswith("第1晚")]
+    assert "狼人的指杀目标不一致" in line and "油条" not in line
+    detail = "\n".join(nightrun.night_lines(rt, at(2, 22, 0), secrets=True))
+    assert "油条" in detail  # the standing order, with --secrets
+    pm(rt, 1, WOLVES14[0], Skill.KILL, "油条", at(2, 21, 50), 3)
+    (line,) = [x for x in nightrun.night_lines(rt, at(2, 22, 0)) if x.startswith("第1晚")]
+    assert "不一致" not in line

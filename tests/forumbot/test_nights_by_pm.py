@@ -147,3 +147,37 @@ def test_nights__no_identity_leaks(played):
     for who in PLAYERS14:
         for m in ng.player_pms(who):
             assert m.text not in joined
+
+
+def test_nights__forumbot_resolve_agrees_with_the_agent(played):
+    """The stored actions and the events before each night, written as a config's
+    [[actions]] and [[events]]: ``forumbot resolve`` gives the night the agent proposed."""
+    import json
+
+    from click.testing import CliRunner
+
+    from engine.events import EventKind as GameKind
+    from forumbot.cli import main
+    from forumbot.game import nightrun
+    from forumbot.game.state import engine_events
+    from tests.forumbot.identity_support import actions_toml, events_toml
+
+    ng, _ = played
+    rt = ng.game.rt
+    actions = nightrun.stored_actions(rt)
+    events = [e for e in engine_events(rt.config, rt.store.events())
+              if e.kind in (GameKind.OUT, GameKind.IDENTITY_LOST)]
+    source = rt.config.path.read_text(encoding="utf-8")
+    for night in (1, 2):
+        start = rt.config.day(night).deadline
+        before = [e for e in events if e.at <= start]
+        copy = rt.config.path.with_name(f"offline-{night}.toml")
+        copy.write_text(source + "\n" + events_toml(before) + "\n" + actions_toml(actions), encoding="utf-8")
+        result = CliRunner().invoke(main, ["resolve", "--config", str(copy), "--night", str(night), "--json"])
+        assert result.exit_code == 0, result.output
+        offline = json.loads(result.output)
+        agent = rt.store.night_proposal(night).data
+        assert offline["deaths"] == agent["deaths"] and offline["marks"] == agent["marks"]
+        assert offline["feedback"] == agent["feedback"] and offline["win"] == agent["win"]
+        pick = lambda acts: [(a["actor"], a["skill"], a["target"], a["counted"], a["reason"]) for a in acts]  # noqa: E731
+        assert pick(offline["actions"]) == pick(agent["actions"])
