@@ -105,6 +105,7 @@ class BoardState:
     fid: int
     interval: float = 60.0  # seconds: the shortest poll interval of the games following it
     read_at: datetime | None = None
+    next_at: datetime | None = None  # when the next read is due (kept on the beat: no drift)
     failing: str | None = None  # why the listing cannot be read (said once)
     retry_at: datetime | None = None
     requests: int = 0  # listing pages read (the bench and the desk count them)
@@ -182,7 +183,7 @@ class BoardWatch:
                 if board.retry_at is not None and now >= board.retry_at:
                     found.append((board.retry_at, board))
                 continue
-            at = board.read_at + timedelta(seconds=board.interval) if board.read_at else now
+            at = board.next_at or now
             if at <= now:
                 found.append((at, board))
         return [b for _, b in sorted(found, key=lambda x: (x[0], x[1].fid))]
@@ -194,7 +195,7 @@ class BoardWatch:
                 if board.retry_at is not None:
                     moments.append(board.retry_at)
             else:
-                moments.append(board.read_at + timedelta(seconds=board.interval) if board.read_at else now)
+                moments.append(board.next_at or now)
         return min(moments) if moments else None
 
     def read(self, client, board: BoardState, now: datetime) -> list[int]:
@@ -236,6 +237,10 @@ class BoardWatch:
         board.failing = None
         board.retry_at = None
         board.read_at = now
+        # On the beat: due a poll interval after it was due, not after it was read (a
+        # listing read late does not push every later one back); never in the past.
+        beat = timedelta(seconds=board.interval)
+        board.next_at = max((board.next_at or now) + beat, now + beat / 2)
         moved: list[int] = []
         for thread in followed:
             row = rows.get(thread.tid)
