@@ -94,7 +94,8 @@ class Followed:
     tid: int
     fid: int | None = None
     mark: Mark | None = None  # the thread's own last post at its last read
-    row: Mark | None = None  # its listing row when it was last read
+    row: Mark | None = None  # its listing row as last seen before its last read
+    seen: Mark | None = None  # its listing row as last seen
     known_until: datetime | None = None  # nothing was posted in it up to here
     status: str = UNKNOWN
     games: set[str] = field(default_factory=set)
@@ -166,6 +167,7 @@ class BoardWatch:
         if thread is None:
             return
         thread.mark = own_mark(posts) or thread.mark
+        thread.row = thread.seen  # the read came after it: it saw at least that
         thread.known_until = began
         thread.status = QUIET if thread.row is not None or thread.mark is not None else UNKNOWN
         # The row seen most recently stands for "what the bot read" until the next listing.
@@ -245,17 +247,17 @@ class BoardWatch:
         for thread in followed:
             row = rows.get(thread.tid)
             if row is not None:
+                thread.seen = row.mark
+                if thread.status == MOVED:
+                    continue  # until it is read (thread_read)
                 if thread.known_until is None:
                     thread.status = UNKNOWN  # never read: its first read comes anyway
                 elif row.mark == thread.row or same_mark(row, thread.mark):
                     thread.status = QUIET
-                    thread.row = row.mark
                     thread.known_until = now
                 else:
-                    if thread.status != MOVED:
-                        moved.append(thread.tid)
+                    moved.append(thread.tid)
                     thread.status = MOVED
-                    thread.row = row.mark  # the read that follows sees at least this
                 continue
             if thread.status == MOVED:
                 continue  # still to be read
