@@ -283,7 +283,10 @@ class GameSlot:
             for thread in threads.values():
                 thread.watch = thread.sweep_at = None
             return
+        # Due a poll early: a sweep waits its turn behind listings and changed threads, and
+        # the setting promises a read at least every edit_sweep_minutes.
         sweep = timedelta(minutes=settings.edit_sweep_minutes)
+        sweep -= min(timedelta(seconds=settings.poll_interval_seconds), sweep / 4)
         fid_for = getattr(agent.client, "fid_for", None)
         for tid, thread in threads.items():
             watch.follow(self.name, tid, fid_for(tid) if fid_for else None, self.rt.settings.agent.poll_interval_seconds)
