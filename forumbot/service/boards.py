@@ -94,7 +94,8 @@ class Followed:
     tid: int
     fid: int | None = None
     mark: Mark | None = None  # the thread's own last post at its last read
-    row: Mark | None = None  # its listing row when it was last read
+    row: Mark | None = None  # its listing row as last seen before its last read
+    seen: Mark | None = None  # its listing row as last seen
     known_until: datetime | None = None  # nothing was posted in it up to here
     status: str = UNKNOWN
     games: set[str] = field(default_factory=set)
@@ -105,6 +106,7 @@ class BoardState:
     fid: int
     interval: float = 60.0  # seconds: the shortest poll interval of the games following it
     read_at: datetime | None = None
+    next_at: datetime | None = None  # when the next read is due (kept on the beat: no drift)
     failing: str | None = None  # why the listing cannot be read (said once)
     retry_at: datetime | None = None
     requests: int = 0  # listing pages read (the bench and the desk count them)
@@ -165,6 +167,7 @@ class BoardWatch:
         if thread is None:
             return
         thread.mark = own_mark(posts) or thread.mark
+        thread.row = thread.seen  # the read came after it: it saw at least that
         thread.known_until = began
         thread.status = QUIET if thread.row is not None or thread.mark is not None else UNKNOWN
         # The row seen most recently stands for "what the bot read" until the next listing.
@@ -182,7 +185,7 @@ class BoardWatch:
                 if board.retry_at is not None and now >= board.retry_at:
                     found.append((board.retry_at, board))
                 continue
-            at = board.read_at + timedelta(seconds=board.interval) if board.read_at else now
+            at = board.next_at or now
             if at <= now:
                 found.append((at, board))
         return [b for _, b in sorted(found, key=lambda x: (x[0], x[1].fid))]
@@ -194,7 +197,7 @@ class BoardWatch:
                 if board.retry_at is not None:
                     moments.append(board.retry_at)
             else:
-                moments.append(board.read_at + timedelta(seconds=board.interval) if board.read_at else now)
+                moments.append(board.next_at or now)
         return min(moments) if moments else None
 
     def read(self, client, board: BoardState, now: datetime) -> list[int]:
@@ -236,21 +239,25 @@ class BoardWatch:
         board.failing = None
         board.retry_at = None
         board.read_at = now
+        # On the beat: due a poll interval after it was due, not after it was read (a
+        # listing read late does not push every later one back); never in the past.
+        beat = timedelta(seconds=board.interval)
+        board.next_at = max((board.next_at or now) + beat, now + beat / 2)
         moved: list[int] = []
         for thread in followed:
             row = rows.get(thread.tid)
             if row is not None:
+                thread.seen = row.mark
+                if thread.status == MOVED:
+                    continue  # until it is read (thread_read)
                 if thread.known_until is None:
                     thread.status = UNKNOWN  # never read: its first read comes anyway
                 elif row.mark == thread.row or same_mark(row, thread.mark):
                     thread.status = QUIET
-                    thread.row = row.mark
                     thread.known_until = now
                 else:
-                    if thread.status != MOVED:
-                        moved.append(thread.tid)
+                    moved.append(thread.tid)
                     thread.status = MOVED
-                    thread.row = row.mark  # the read that follows sees at least this
                 continue
             if thread.status == MOVED:
                 continue  # still to be read

@@ -284,10 +284,18 @@ class GameSlot:
             for thread in threads.values():
                 thread.watch = thread.sweep_at = None
             return
+        # Due a poll early: a sweep waits its turn behind listings and changed threads, and
+        # the setting promises a read at least every edit_sweep_minutes.
         sweep = timedelta(minutes=settings.edit_sweep_minutes)
+        sweep -= min(timedelta(seconds=settings.poll_interval_seconds), sweep / 4)
         fid_for = getattr(agent.client, "fid_for", None)
+        # A listing every poll interval less one request: with a request in flight when it
+        # is due, the listing and the moved thread's read still come within the poll
+        # interval plus one request of the post.
+        beat = max(settings.poll_interval_seconds - settings.min_request_interval_seconds,
+                   settings.poll_interval_seconds / 2)
         for tid, thread in threads.items():
-            watch.follow(self.name, tid, fid_for(tid) if fid_for else None, self.rt.settings.agent.poll_interval_seconds)
+            watch.follow(self.name, tid, fid_for(tid) if fid_for else None, beat)
             if tid in reads:
                 watch.thread_read(tid, *reads[tid])
             status = watch.status(tid)

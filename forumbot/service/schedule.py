@@ -187,6 +187,12 @@ def pick(now: datetime, plans: dict[str, GamePlan], sessions: dict[Hashable, Ses
         mine = []
         for thread in plan.threads.values():
             at = due_at(plan, thread, stretches.get(plan.session, 1.0), now)
+            if (thread.sweep_at is not None and thread.sweep_at <= now and thread.polled_at is not None
+                    and not thread.behind):
+                sweeps.setdefault(plan.name, []).append(thread.tid)
+                if at is None or at > now:
+                    candidates.append(_Candidate(SWEEP, waits, thread.sweep_at, plan.served, plan.name,
+                                                 thread.tid, "sweep"))
             if at is not None and at <= now:
                 moved = thread.watch == MOVED
                 rank = HOT if thread.hot or moved else DUE
@@ -194,10 +200,6 @@ def pick(now: datetime, plans: dict[str, GamePlan], sessions: dict[Hashable, Ses
                 candidates.append(_Candidate(rank, waits, at, plan.served, plan.name, thread.tid,
                                              "behind" if thread.behind else "moved" if moved
                                              else "hot" if thread.hot else "due"))
-            elif thread.sweep_at is not None and thread.sweep_at <= now and thread.polled_at is not None:
-                sweeps.setdefault(plan.name, []).append(thread.tid)
-                candidates.append(_Candidate(SWEEP, waits, thread.sweep_at, plan.served, plan.name,
-                                             thread.tid, "sweep"))
         due_threads[plan.name] = sorted(mine)
         if plan.crossing is not None and now >= plan.crossing:
             candidates.append(_Candidate(URGENT, waits, plan.crossing, plan.served, plan.name, None, "moment"))
@@ -234,6 +236,8 @@ def pick(now: datetime, plans: dict[str, GamePlan], sessions: dict[Hashable, Ses
     elif best.rank == URGENT or not others:
         swept = tuple(sorted(sweeps.get(best.game, ())))
         threads = tuple(sorted(set(threads) | set(swept)))
+    else:
+        swept = tuple(t for t in sweeps.get(best.game, ()) if t in threads)  # read anyway: whole
     return Job(best.game, threads, best.rank, budget, best.why, swept)
 
 
@@ -250,7 +254,7 @@ def next_due(now: datetime, plans: dict[str, GamePlan], sessions: dict[Hashable,
             at = due_at(plan, thread, stretches.get(plan.session, 1.0), now)
             if at is not None:
                 moments.append(at)
-            elif thread.sweep_at is not None:
+            if thread.sweep_at is not None:
                 moments.append(thread.sweep_at)
         if plan.crossing is not None:
             moments.append(plan.crossing)
