@@ -38,7 +38,7 @@ import logging
 import re
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 from engine.names import NameTable
 from forumbot.agent.health import storage_problem
@@ -51,9 +51,34 @@ from parsers.commands import clean
 from parsers.pm import PrivateMessage
 
 if TYPE_CHECKING:  # pragma: no cover
-    from forumbot.notify.notifier import Notifier, PassResult
+    from forumbot.discuz import DiscuzClient
+    from forumbot.game.runtime import Runtime
+    from forumbot.notify.codes import Codes
+    from forumbot.notify.passes import PassResult
+    from forumbot.notify.pmbox import PmBox
 
-__all__ = ["NightPm", "ORDER_LINE"]
+__all__ = ["NightHost", "NightPm", "ORDER_LINE"]
+
+
+class NightHost(Protocol):
+    """What the nights ask of the director-by-PM that runs them (the ``Notifier``): its
+    game, forum client, PM box and codes, and what it knows of the director and of each
+    conversation — not the notifier itself, which runs them (no circle of files)."""
+
+    rt: Runtime
+    client: DiscuzClient | None
+    pmbox: PmBox
+    codes: Codes
+    settings: Any
+    known_uid: int | None
+
+    def meta_int(self, key: str) -> int | None: ...
+
+    def conversation_top(self, uid: int) -> int | None: ...
+
+    def director_uid(self, now: datetime) -> int | None: ...
+
+    def _charset(self) -> str: ...
 
 log = logging.getLogger("forumbot.notify")
 
@@ -77,7 +102,7 @@ class NightPass:
 
 
 class NightPm:
-    def __init__(self, notifier: Notifier) -> None:
+    def __init__(self, notifier: NightHost) -> None:
         self.notifier = notifier
         self.rt = notifier.rt
         self._deferred: set[int] = set()

@@ -44,7 +44,6 @@ import json
 import logging
 import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -56,6 +55,7 @@ from parsers.commands import parse
 from forumbot.notify.handle import ACTOR, Handler, state_line
 from forumbot.notify.nightpm import NightPm
 from forumbot.notify.reminders import queue_player_reminders
+from forumbot.notify.passes import PassResult
 from forumbot.notify.pmbox import PmBox, PmRow, SendOutcome
 from forumbot.notify.switchboard import Item, Switchboard
 from forumbot.notify.tell import (HELP, NOTIFY_ALARM_KEY, NOTIFY_ALARM_KIND, Matter, current_matters,
@@ -94,18 +94,6 @@ def game_name(config: Path) -> str:
     from forumbot.config.gamefile import name_for
 
     return name_for(config)
-
-
-@dataclass
-class PassResult:
-    """What one pass of the notifier did (for logs and tests)."""
-
-    read: list[PrivateMessage] = field(default_factory=list)  # the director's new messages
-    commands: int = 0
-    queued: list[int] = field(default_factory=list)  # PM rows queued
-    told: list[str] = field(default_factory=list)  # matters told
-    sent: list[SendOutcome] = field(default_factory=list)
-    foreign: int = 0  # commands from others, refused
 
 
 class Notifier:
@@ -203,7 +191,7 @@ class Notifier:
             self.publish(now, report)  # what the director just approved goes before any PM
             self._say_what_went_out(now)
         self._drop_stale(now)
-        queue_player_reminders(self, now)  # [calendar].remind_by_pm (SPEC §11)
+        queue_player_reminders(self.rt, self.pmbox, now)  # [calendar].remind_by_pm (SPEC §11)
         result.sent = self.send_pending(now)
 
     def _say_what_went_out(self, now: datetime) -> None:

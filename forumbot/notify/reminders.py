@@ -17,17 +17,17 @@ from forumbot.game.state import count_day
 from forumbot.store.outbox import DraftKind, DraftState
 
 if TYPE_CHECKING:
-    from forumbot.notify.notifier import Notifier
+    from forumbot.game.runtime import Runtime
+    from forumbot.notify.pmbox import PmBox
 
 log = logging.getLogger("forumbot.notify")
 
 PURPOSE = "player_reminder"
 
 
-def queue_player_reminders(notifier: "Notifier", now: datetime) -> int:
-    """Queue the PMs of every reminder post published and not yet followed by them; the
-    number queued."""
-    rt = notifier.rt
+def queue_player_reminders(rt: Runtime, pmbox: PmBox, now: datetime) -> int:
+    """Queue in ``pmbox`` the PMs of every reminder post published and not yet followed by
+    them; the number queued."""
     if not rt.config.duties.remind_by_pm or rt.config.calendar is None:
         return 0
     queued = 0
@@ -45,7 +45,7 @@ def queue_player_reminders(notifier: "Notifier", now: datetime) -> int:
                     if uid is None:
                         log.info("第%d日提醒：%s 的论坛 uid 还不知道（没见过 TA 的帖子），不发站内信", draft.day, name)
                         continue
-                    notifier.pmbox.queue(uid, _text(rt, window, name), purpose=PURPOSE, now=now,
+                    pmbox.queue(uid, _text(rt, window, name), purpose=PURPOSE, now=now,
                                          detail={"day": draft.day, "player": name, "reminder": draft.id})
                     queued += 1
             rt.store.set_meta(key, now.isoformat())

@@ -47,7 +47,8 @@ from forumbot.notify.routing import Choice, Note, help_text, route
 from parsers.pm import PrivateMessage
 
 if TYPE_CHECKING:  # pragma: no cover
-    from forumbot.notify.notifier import Notifier, PassResult
+    from forumbot.notify.notifier import Notifier
+    from forumbot.notify.passes import PassResult
 
 __all__ = ["Item", "Switchboard"]
 
