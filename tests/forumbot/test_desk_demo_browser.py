@@ -146,6 +146,8 @@ def _approve(page, desk_url: str, draft_id: int, run: Run) -> None:
             article = page.locator(f"#draft-{draft_id}")
     elif kind == "公示":
         assert f"【公示】第{day}日" in text and NIGHTS[day] in text, text
+    elif kind == "新帖":  # the demo is a [calendar] game: the bot opens each day's threads
+        assert f"第{day}日" in text and ("投票格式" in text or "讨论" in text), text
     else:
         pytest.fail(f"draft #{draft_id} ({kind}, day {day}) should not wait for the director: {text}")
     article.locator(f'button[data-approve="{draft_id}"]').click()
@@ -218,8 +220,11 @@ def _bot_posts(game: Game, thread: str, marker: str) -> list:
 
 
 def test_desk_demo_browser__director_approved_every_wait_in_the_browser(run):
-    assert [(a.kind, a.day) for a in run.approvals] == [
+    assert [(a.kind, a.day) for a in run.approvals if a.kind != "新帖"] == [
         ("最终计票", 1), ("公示", 2), ("最终计票", 2), ("公示", 3), ("最终计票", 3)]
+    # config.toml is a [calendar] game: each day's voting and discussion threads, opened
+    # by the bot once the director approved them on the desk
+    assert sorted(a.day for a in run.approvals if a.kind == "新帖") == [1, 1, 2, 2, 3, 3]
     assert [(day, out) for day, out, _ in run.nights] == list(NIGHTS.items())
     # the announcement each night drafted is the one approved next
     assert [d for _, _, d in run.nights] == [a.draft_id for a in run.approvals if a.kind == "公示"]
@@ -248,30 +253,37 @@ def test_desk_demo_browser__final_counts_carry_the_tally(run):
     assert "[tr][td]包子[/td][td]3[/td]" in day2.message and "[tr][td]月饼[/td][td]3[/td]" in day2.message
 
 
-def test_desk_demo_browser__announcements_once_in_the_progress_thread(run):
+def test_desk_demo_browser__announcements_once_in_their_thread(run):
+    """A [calendar] game has no progress thread: each morning's announcement goes to the
+    thread its draft names (the day before's discussion thread), once, and nowhere else."""
     game = run.game
-    announcements = [p.message for p in game.sim.posts(game.world.tids["progress"]) if p.author == BOT]
+    published = sorted((d for d in game.rt.outbox.drafts(DraftState.PUBLISHED) if d.kind is DraftKind.ANNOUNCEMENT),
+                       key=lambda d: d.day)
+    announcements = [game.sim.post(d.pid).message for d in published]
     assert len(announcements) == 2
     day2, day3 = announcements
     assert "【公示】第2日" in day2 and "1. 汤圆：出局（夜晚）" in day2 and "饺子 当选警长" in day2
     assert "【公示】第3日" in day3 and "1. 包子：出局（投票）\n2. Alice：出局（夜晚）" in day3
-    published = [d for d in game.rt.outbox.drafts(DraftState.PUBLISHED) if d.kind is DraftKind.ANNOUNCEMENT]
     assert sorted(d.id for d in published) == [d for _, _, d in run.nights]
-    others = [t for t in game.world.tids if t != "progress"]
-    assert not [p for t in others for p in _bot_posts(game, t, "【公示】")]
+    everywhere = [p for t in {t.tid for t in game.sim.data.threads.values()} for p in game.sim.posts(t)
+                  if p.author == BOT and "【公示】" in p.message]
+    assert sorted(p.pid for p in everywhere) == sorted(d.pid for d in published)
 
 
 def test_desk_demo_browser__audit_shows_the_director_for_every_approval_and_night(run):
     log = run.game.rt.store.audit_log()
     manual = {a.draft_id for a in run.approvals}
-    approvals = [e for e in log if e.action == "outbox.approved" and e.detail.get("draft") in manual]
+    # an approval moves a draft out of 'draft'; a flood-control wait puts a publishing draft
+    # back to 'approved' (the bot's entry, from 'publishing'): not an approval
+    approvals = [e for e in log if e.action == "outbox.approved" and e.detail.get("from") == "draft"
+                 and e.detail.get("draft") in manual]
     assert sorted(e.detail["draft"] for e in approvals) == sorted(manual)  # each approved once
     assert {e.actor for e in approvals} == {"director(desk)"}  # approved on the desk, and the audit says so
     nights = [e for e in log if e.action == "event.night"]
     assert [(e.actor, e.detail["day"]) for e in nights] == [("director", 2), ("director", 3)]
     # nobody but the director approved a draft that waited for approval
     waited = {d.id for d in run.game.rt.outbox.drafts(DraftState.PUBLISHED)
-              if d.kind in (DraftKind.FINAL_COUNT, DraftKind.ANNOUNCEMENT)}
+              if d.kind in (DraftKind.FINAL_COUNT, DraftKind.ANNOUNCEMENT, DraftKind.NEW_THREAD)}
     assert waited == manual
 
 
