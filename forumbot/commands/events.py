@@ -125,6 +125,7 @@ def night(config_path: str, day: int | None, out_: str, confirm_night: int | Non
     有身份表的局，机器人收集夜晚行动并结算：用 --confirm N 确认第N晚的建议（forumbot status
     --secrets 可看建议的全文）；直接用 --day/--out 录入则以你录入的为准。
 
+    \b
     例：forumbot night --day 3 --out 汤圆,饺子
     例：forumbot night --confirm 2
     """
@@ -182,6 +183,7 @@ def action(config_path: str, words: tuple[str, ...], night_number: int | None, a
     和玩家发给机器人的站内信一样裁定（计入，或不计入并写明原因）。--at 是行动发出的游戏时间
     （默认现在）。
 
+    \b
     例：forumbot action 饺子 杀人 包子
     例：forumbot action 烧卖 毒药 月饼 --at "12-02 23:10"
     """
