@@ -171,6 +171,8 @@ class NightPm:
             proposal = self.rt.store.night_proposal(night)
             if proposal is not None and proposal.state in ("confirmed", "corrected"):
                 continue
+            if nightrun.night_after_end(self.rt, night, ch, state):
+                continue
             try:
                 plan = ch.night(night).plan
             except ChronicleError:
@@ -276,6 +278,7 @@ class NightPm:
                 return
             state = current_state(rt.config, rt.store)
             names = NameTable(state)
+            ended = nightrun.ended_at(rt)
             if lines and (LAST_WORDS.match(lines[0]) or DECLINE.match(lines[0])):
                 said, effect = self._last_words_sent(player, message, text, state, now, done)
                 answers.append(said)
@@ -303,6 +306,10 @@ class NightPm:
                 if night is None:
                     answers.append(f"未计入：{reading.message}（游戏还没有开始，没有可以行动的夜晚）")
                     effects.append({"result": "no_night"})
+                    continue
+                if ended is not None and message.time >= ended:
+                    answers.append(f"未计入：{reading.message}（游戏已经结束）")
+                    effects.append({"result": "game_over"})
                     continue
                 assert reading.skill is not None
                 filed = nightrun.file_action(rt, night, player, reading.skill, reading.targets, at=message.time,
@@ -480,6 +487,8 @@ class NightPm:
             # say 无人 — and could never be taken back).
             if night in self._deferred or nightrun.waits_for_day(self.rt, night, now, state):
                 continue
+            if nightrun.night_after_end(self.rt, night, ch, state):
+                continue  # the game was over before this night: nothing is told
             try:
                 judgement = ch.judge(night, now)
             except ChronicleError:
