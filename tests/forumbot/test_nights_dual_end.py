@@ -98,6 +98,10 @@ def test_dual_end__the_game_stops_asking_for_nights(ng):
     assert not [t for p in PLAYERS for t in said(ng, p) if t.startswith("第2晚")]
     days = {d.day for d in ng.rt.outbox.drafts() if d.kind is DraftKind.ANNOUNCEMENT}
     assert 3 not in days
+    # the director's to-do list asks for no night after the end
+    from forumbot.game.attention import attention
+
+    assert not [a for a in attention(ng.rt, ng.clock.now()) if a.key.startswith("night:")]
 
 
 def test_dual_end__every_bot_pm_once_and_no_identity_before_the_end(ng):
