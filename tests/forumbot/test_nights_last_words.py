@@ -20,7 +20,7 @@ from forumbot.demo.play import pm_director, play_by_pm, setup_game
 from forumbot.demo.scenario import PASSWORD, night_pm
 from forumbot.simulator import SimClock, Simulator
 from forumbot.store.outbox import DraftKind, DraftState
-from tests.forumbot.nights_support import MARKER, NightsGame, body
+from tests.forumbot.nights_support import DIRECTOR, MARKER, NightsGame, body
 
 WORDS = "遗言 [b]我是好人[/b]，[color=red]大家[/color]看[url=http://127.0.0.1/x]月饼[/url]\n再见"
 
@@ -31,8 +31,8 @@ def words_plan():
         night_pm(1, "06:30", "汤圆", WORDS, next_day=True),  # out in night 1 (confirmed), before the morning
         night_pm(1, "06:40", "汤圆", "遗言 我改主意了", next_day=True),  # never changed
         night_pm(1, "06:50", "麻花", "遗言 我还活着"),  # not out: nothing to leave
-        night_pm(2, "23:50", "包子", "遗言 投月饼，别投我"),  # voted out on day 2
-        night_pm(2, "06:00", "春卷", "放弃遗言", next_day=True),  # poisoned in night 2
+        night_pm(2, "23:50", "包子", "放弃遗言"),  # voted out on day 2: declines
+        night_pm(3, "15:00", "春卷", "遗言 [i]太晚了[/i]"),  # poisoned in night 2: after the morning's announcement
     ]
     return dataclasses.replace(plan, actions=sorted(plan.actions + extra, key=lambda x: x.when))
 
@@ -74,19 +74,20 @@ def test_last_words__the_holders_are_asked_once(ng):
 def test_last_words__each_message_is_answered_and_the_words_never_change(ng):
     assert "已收到：遗言，将在第2日公示中公布（不能修改）" in said(ng, "汤圆")
     assert "未计入：遗言（遗言已经收到，不能修改）" in said(ng, "汤圆")
-    assert "已收到：遗言，将在第3日公示中公布（不能修改）" in said(ng, "包子")
-    assert "已收到：放弃遗言" in said(ng, "春卷")
+    assert "已收到：放弃遗言" in said(ng, "包子")
+    assert "未公布：遗言（第3日公示已经发出，遗言没能公布，已告知导演）" in said(ng, "春卷")
     assert "未计入：遗言（你现在没有可以留的遗言）" in said(ng, "麻花")
-    kept = {w.player: w.text for w in ng.game.rt.store.last_words()}
-    assert kept == {"汤圆": "我是好人，大家看月饼\n再见", "包子": "投月饼，别投我", "春卷": ""}
+    kept = {w.player: (w.text, w.late) for w in ng.game.rt.store.last_words()}
+    assert kept == {"汤圆": ("我是好人，大家看月饼\n再见", False), "包子": ("", False), "春卷": ("太晚了", True)}
 
 
 def test_last_words__in_the_next_morning_announcement_as_plain_text(ng):
     published = announcements(ng)
     assert "遗言：\n汤圆：\n我是好人，大家看月饼\n再见" in published[2]
     assert "我改主意了" not in published[2]
-    assert "包子：\n投月饼，别投我" in published[3]
-    assert "春卷：" not in published[3].split("遗言：")[1].split("\n\n")[0]
+    # a declined 遗言 shows nothing; words after the announcement went out are never posted
+    assert "遗言" not in published[3] and "太晚了" not in published[3]
+    assert not [p for p in ng.game.world.bot_posts() if "太晚了" in p[2]]
     # plain text: none of the words' codes reached the forum
     for post in ng.game.world.bot_posts():
         if "我是好人" in post[2]:
@@ -103,12 +104,17 @@ def test_last_words__the_announcement_waited_for_them_and_went_out_once(ng):
     assert len(posts) == 1
 
 
+def test_last_words__late_words_go_to_the_director_once(ng):
+    told = [t for t in said(ng, DIRECTOR) if "公示发出后才到" in t]
+    assert len(told) == 1 and told[0].startswith("春卷 的遗言在第3日公示发出后才到") and "太晚了" in told[0]
+
+
 def test_last_words__secret_until_posted(ng):
     """Before the announcement goes out, the words are in no public post; the store's
     audit says that they came, never what they say."""
     rt = ng.game.rt
     for row in rt.store.db.query("SELECT * FROM audit"):
-        assert "我是好人" not in str(dict(row)) and "别投我" not in str(dict(row))
+        assert "我是好人" not in str(dict(row)) and "太晚了" not in str(dict(row))
     # every bot PM exactly once
     markers = [m for pm in ng.all_bot_pms() for m in MARKER.findall(pm.text)]
     assert len(markers) == len(set(markers))
