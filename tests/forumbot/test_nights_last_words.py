@@ -118,3 +118,22 @@ def test_last_words__secret_until_posted(ng):
     # every bot PM exactly once
     markers = [m for pm in ng.all_bot_pms() for m in MARKER.findall(pm.text)]
     assert len(markers) == len(set(markers))
+
+
+def test_last_words__kept_once_per_night_and_player_across_a_restart(tmp_path):
+    """Asked once, the words kept once (遗言不修改), and what was kept is there after the
+    store is opened again."""
+    from datetime import datetime, timezone
+
+    from forumbot.store import Store
+
+    now = datetime(2026, 12, 2, 6, 0, tzinfo=timezone.utc)
+    with Store(tmp_path / "g.db") as s:
+        assert s.keep_last_words(1, "汤圆", "没问过", pmid=1, now=now) is False  # never asked: nothing kept
+        assert s.ask_last_words(1, "汤圆", now=now, pm_id=7) is True
+        assert s.ask_last_words(1, "汤圆", now=now, pm_id=8) is False
+        assert s.keep_last_words(1, "汤圆", "我是好人", pmid=11, now=now) is True
+        assert s.keep_last_words(1, "汤圆", "改了", pmid=12, now=now) is False
+    with Store(tmp_path / "g.db") as s:
+        (kept,) = s.last_words()
+        assert (kept.night, kept.player, kept.text, kept.pmid, kept.late) == (1, "汤圆", "我是好人", 11, False)
