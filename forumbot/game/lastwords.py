@@ -26,7 +26,7 @@ from engine.night import last_words_holders
 from engine.state import GameState
 from forumbot.game.runtime import Runtime
 
-__all__ = ["WAIT", "Due", "due", "posted_words", "waits_for_words", "words_basis"]
+__all__ = ["WAIT", "Due", "due", "posted_words", "wait_note", "waits_for_words", "words_basis", "words_until"]
 
 WAIT = timedelta(minutes=30)  # how long after being asked a holder's words are waited for
 
@@ -77,21 +77,46 @@ def posted_words(rt: Runtime, state: GameState, day: int) -> tuple[tuple[str, st
 def waits_for_words(rt: Runtime, state: GameState, day: int, now: datetime) -> bool:
     """The announcement of ``day`` is held: a holder due in it has not answered, and the
     later of the morning and ``WAIT`` after asking is still ahead."""
+    until = words_until(rt, state, day)
+    return until is not None and now < until
+
+
+def words_until(rt: Runtime, state: GameState, day: int) -> datetime | None:
+    """Until when the announcement of ``day`` waits for 遗言 still missing (None: none is):
+    per holder the later of the morning and ``WAIT`` after being asked — not asked yet (the
+    PM goes out on the notifier's next pass), ``WAIT`` after the out was recorded."""
     try:
         morning = state.day(day).start
     except Exception:  # noqa: BLE001 - no such day: nothing to wait for
-        return False
+        return None
     kept = {w.player: w for w in rt.store.last_words(day - 1)}
+    latest: datetime | None = None
     for d in due(rt, state):
         if d.day != day:
             continue
         w = kept.get(d.player)
         if w is not None and w.text is not None:
             continue
-        until = morning if w is None else max(morning, w.asked_at + WAIT)
-        if now < until:
-            return True
-    return False
+        since = w.asked_at if w is not None else _recorded(rt, d.player)
+        until = max(morning, since + WAIT) if since is not None else morning
+        latest = until if latest is None else max(latest, until)
+    return latest
+
+
+def _recorded(rt: Runtime, player: str) -> datetime | None:
+    """When the player's out was entered (the night confirmed, the final count approved)."""
+    found = [e.at for e in rt.store.live_events()
+             if player == e.payload.get("player") or player in (e.payload.get("out") or ())
+             or player in (e.payload.get("players") or ())]
+    return max(found) if found else None
+
+
+def wait_note(rt: Runtime, state: GameState, day: int, now: datetime) -> str | None:
+    """For the director: the announcement waits for 遗言 (Chinese), or None."""
+    until = words_until(rt, state, day)
+    if until is None or now >= until:
+        return None
+    return f"第{day}日公示在等出局玩家的遗言（站内信），最晚等到 {until:%m-%d %H:%M}，之后起草"
 
 
 def words_basis(rt: Runtime, day: int) -> str:

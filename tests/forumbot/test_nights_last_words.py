@@ -102,6 +102,9 @@ def test_last_words__the_announcement_waited_for_them_and_went_out_once(ng):
         assert len(sent) == 1, day
     posts = [p for p in ng.game.world.bot_posts() if "我是好人" in p[2]]
     assert len(posts) == 1
+    # the director's confirmation of night 1 said why no announcement was drafted yet
+    (confirmed,) = [t for t in said(ng, DIRECTOR) if t.startswith("已确认第1晚")]
+    assert "第2日公示在等出局玩家的遗言（站内信），最晚等到 12-02 09:00，之后起草" in confirmed
 
 
 def test_last_words__late_words_go_to_the_director_once(ng):
