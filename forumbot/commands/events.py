@@ -143,6 +143,8 @@ def night(config_path: str, day: int | None, out_: str, confirm_night: int | Non
         draft = announcement_draft(rt, day, now)
         if draft is not None:
             click.echo(f"第{day}日公示草稿 #{draft.id}（{draft_state_zh(draft.state)}）：forumbot show {draft.id}")
+        else:
+            _words_wait(rt, day, now)
 
 
 def _confirm_night(config_path: str, night_number: int, version: int | None, assume_yes: bool) -> None:
@@ -168,6 +170,8 @@ def _confirm_night(config_path: str, night_number: int, version: int | None, ass
         draft = announcement_draft(rt, night_number + 1, now)
         if draft is not None:
             click.echo(f"第{night_number + 1}日公示草稿 #{draft.id}（{draft_state_zh(draft.state)}）：forumbot show {draft.id}")
+        else:
+            _words_wait(rt, night_number + 1, now)
 
 
 @click.command("action")
@@ -452,3 +456,13 @@ def redraft(config_path: str, day: int) -> None:
 
 commands = [out, identity_lost, night, action, sheriff, draw_sheriff, scapegoat, voters, idiot, accelerate, substitute,
             alias, void, undo, correct, events, redraft]
+
+
+def _words_wait(rt, day: int, now) -> None:
+    """Why no announcement was drafted: it waits for 遗言 (said in Chinese, if so)."""
+    from forumbot.game.lastwords import wait_note
+    from forumbot.game.state import current_state
+
+    note = wait_note(rt, current_state(rt.config, rt.store), day, now)
+    if note:
+        click.echo(note)

@@ -28,6 +28,7 @@ from forumbot.game.drafting import (
     counts_only,
 )
 from forumbot.store.outbox import Draft, DraftKind, DraftState, Outbox
+from forumbot.game.lastwords import posted_words, waits_for_words, words_basis
 from forumbot.game.runtime import Runtime
 from forumbot.wording import card_said
 from forumbot.game.views import (
@@ -250,6 +251,7 @@ def announcement_view(rt: Runtime, state: GameState, day: int, now: datetime) ->
         next_deadline=format_time(window.deadline) if window is not None else None,
         dual=state.identities > 1,
         night_notes=_night_notes(rt, day),
+        last_words=posted_words(rt, state, day),
     )
 
 
@@ -292,6 +294,8 @@ def draft_announcement(rt: Runtime, day: int, now: datetime, *, state: GameState
     if current is not None and rt.store.get_meta(f"announcement_basis:{current.id}") == basis:
         return current
     state = state or current_state(rt.config, rt.store)
+    if current is None and waits_for_words(rt, state, day, now):
+        return None  # a holder of 遗言 may still answer (forumbot.game.lastwords: how long)
     body = announcement_text(rt, state, day, now)
     if current is not None:
         if current.original_body.strip() == body.strip():
@@ -312,7 +316,8 @@ def _basis(rt: Runtime, day: int) -> str:
     events = rt.store.events()
     last = events[-1].id if events else 0
     snap = rt.store.tally(day - 1)
-    return f"{last}:{len(events)}|{snap.version if snap else 0}|{len(rt.store.cards())}"
+    return (f"{last}:{len(events)}|{snap.version if snap else 0}|{len(rt.store.cards())}"
+            f"|{words_basis(rt, day)}")
 
 
 # ---------------------------------------------------------------- notices

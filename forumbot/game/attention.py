@@ -177,8 +177,11 @@ def _game(rt: Runtime, now: datetime) -> list[Attention]:
     state = current_state(rt.config, rt.store)
     items = []
     numbers = {d.number for d in state.days}
+    ended = nightrun.ended_at(rt)
     for window in state.days:
         nxt = window.number + 1
+        if ended is not None and window.deadline >= ended:
+            continue  # the game was over before this night: no night is asked for any more
         if window.deadline <= now and nxt in numbers and rt.store.night_result(nxt) is None and nightrun.active(rt):
             # The bot runs the nights: the director is wanted once its proposal is ready.
             proposal = rt.store.night_proposal(window.number)

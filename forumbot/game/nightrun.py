@@ -43,7 +43,7 @@ from forumbot.store.nights import NightActionRecord, NightProposal, ProposalStat
 from forumbot.store.records import EventKind
 
 __all__ = ["PLAYER_PM", "Filed", "NightStatus", "active", "chronicle", "confirm", "director_action", "file_action",
-           "mode_of", "night_for", "nights_begun", "propose", "proposal_lines", "sheet_of", "status_of"]
+           "ended_at", "mode_of", "night_after_end", "night_for", "nights_begun", "propose", "proposal_lines", "sheet_of", "status_of"]
 
 PLAYER_PM = "player(pm)"  # the audit's actor for an action a role account sent by PM
 
@@ -125,6 +125,50 @@ def waits_for_day(rt: Runtime, night: int, now: datetime, state: GameState | Non
 def nights_begun(state: GameState, now: datetime) -> list[int]:
     """The nights whose day's deadline has passed, in order."""
     return [d.number for d in sorted(state.days, key=lambda d: d.number) if d.deadline <= now]
+
+
+def ended_at(rt: Runtime, ch: Chronicle | None = None) -> datetime | None:
+    """When the game ended (SPEC §10.4–10.5): the moment a faction won on the game as
+    recorded (宣布阵营获得胜利会立即终止一切结算), else when the director ended it; None
+    while it goes on. A night begun at or after it is never run (no proposal, feedback or
+    watching) and an order sent after it is answered 游戏已经结束."""
+    from forumbot.game.ending import recorded
+
+    if active(rt):
+        try:
+            ch = ch or chronicle(rt)
+            win = ch.win
+        except ChronicleError:
+            win = None
+        if win is not None and win.at is not None:
+            return win.at
+        if win is not None and ch is not None:
+            # A win after a daytime step (a vote-out) carries no time: the first departure
+            # after which the game stands won.
+            state = current_state(rt.config, rt.store)
+            for moment in sorted({d.at for d in state.departures() if d.at is not None}):
+                if ch.win_at(moment) is not None:
+                    return moment
+    said = recorded(rt)
+    if said and said.get("at"):
+        try:
+            return datetime.fromisoformat(str(said["at"]))
+        except ValueError:
+            return None
+    return None
+
+
+def night_after_end(rt: Runtime, night: int, ch: Chronicle | None = None,
+                    state: GameState | None = None) -> bool:
+    """Night ``night`` begins (its day's deadline) at or after the game's end."""
+    end = ended_at(rt, ch)
+    if end is None:
+        return False
+    state = state or current_state(rt.config, rt.store)
+    try:
+        return state.day(night).deadline >= end
+    except Exception:  # noqa: BLE001 - no such day: no such night to run
+        return True
 
 
 # ---------------------------------------------------------------- filing actions
@@ -263,6 +307,8 @@ def propose(rt: Runtime, night: int, now: datetime, *, ch: Chronicle | None = No
     state = current_state(rt.config, rt.store)
     if waits_for_day(rt, night, now, state):
         return last, False, None
+    if night_after_end(rt, night, ch, state):
+        return last, False, None  # the game was over before this night began
     try:
         result = (ch or chronicle(rt, state)).resolve(night, now)
     except ChronicleError:

@@ -285,6 +285,8 @@ class AnnouncementView:
     dual: bool = False  # 双身份: say 身份死亡 / 出局
     # What the confirmed night's resolution says must be announced (所有特殊身份失去技能)
     night_notes: tuple[str, ...] = ()
+    # 遗言 (player, the words as plain text: Discuz codes removed when they were kept)
+    last_words: tuple[tuple[str, str], ...] = ()
 
 
 CARD_NAMES = {color: CARD_ZH[color] for color in ("blue", "yellow", "red")}  # the cards one gives

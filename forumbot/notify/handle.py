@@ -240,6 +240,8 @@ class Handler:
             draft = None
         if draft is not None and draft.state is DraftState.DRAFT:
             lines.append(f"第{night + 1}日公示 #{draft.id} 已起草，待你审批")
+        elif draft is None:
+            lines += _words_wait(self.rt, night + 1, self.now)
         return "\n".join(lines), {"result": "done", "ref": str(ref), "night": night, "events": list(proposal.events)}
 
     def _action(self, c: Command) -> tuple[str, dict[str, Any]]:
@@ -354,5 +356,16 @@ class Handler:
                 draft = None
             if draft is not None and draft.state is DraftState.DRAFT:
                 lines.append(f"第{spec.day}日公示 #{draft.id} 已起草，待你审批")
+            elif draft is None:
+                lines += _words_wait(self.rt, spec.day, self.now)
         self.codes.use(code.code, at=self.now, pmid=self.pmid)
         return "\n".join(lines), {"result": "done", "ref": str(ref), "event": applied.event.id}
+
+
+def _words_wait(rt, day: int, now) -> list[str]:
+    """Why the morning announcement is not drafted yet: it waits for 遗言 (or nothing)."""
+    from forumbot.game.lastwords import wait_note
+    from forumbot.game.state import current_state
+
+    note = wait_note(rt, current_state(rt.config, rt.store), day, now)
+    return [note] if note else []

@@ -87,6 +87,9 @@ PURPOSE = "night"  # the PM rows this module queues (notify_pms.purpose)
 ORDER_LINE = re.compile(r"^\s*(?:第一身份|身份顺序|顺序|排序)\s*[:：]?\s*(?P<first>[^\s,，、/]+)")
 # 【殉职】: the outgoing sheriff names the successor — 继任 汤圆
 SUCCESSOR_LINE = re.compile(r"^\s*(?:继任|移交|警徽(?:移交)?给?)\s*[:：]?\s*(?P<name>\S+)\s*$")
+# 遗言: the whole message after 遗言 is the words (放弃遗言 / 遗言 放弃: none)
+LAST_WORDS = re.compile(r"^\s*遗言\s*[:：]?\s*")
+DECLINE = re.compile(r"^\s*(?:放弃遗言|遗言\s*[:：]?\s*放弃)\s*$")
 OPEN_AFTER_NIGHT = timedelta(minutes=30)
 # Messages sent this long before day 1 are another game's (the deal and the orders of
 # 双身份 come in the days before day 1): recorded, never answered.
@@ -124,6 +127,7 @@ class NightPm:
         self._feedback(ch, uids, now, done)
         self._identities(uids, now, done)
         self._ask_successor(uids, now, done)
+        self._ask_last_words(uids, now, done)
         self._proposals(ch, now, done)
         if result is not None:
             result.queued += done.queued
@@ -167,6 +171,8 @@ class NightPm:
             proposal = self.rt.store.night_proposal(night)
             if proposal is not None and proposal.state in ("confirmed", "corrected"):
                 continue
+            if nightrun.night_after_end(self.rt, night, ch, state):
+                continue
             try:
                 plan = ch.night(night).plan
             except ChronicleError:
@@ -176,6 +182,9 @@ class NightPm:
             for player in position.living:
                 if player in uids and (mode.skills_now(position, player, night) or player in mode.pack(position)):
                     watched.add(uids[player])
+        for words in self.rt.store.last_words():
+            if words.text is None and words.player in uids and now - words.asked_at < timedelta(days=1):
+                watched.add(uids[words.player])  # asked for 遗言, not answered yet
         vacancy = self._vacancy(now)
         if vacancy is not None and vacancy.vacancy.previous in uids:
             watched.add(uids[vacancy.vacancy.previous])  # asked to name a successor
@@ -269,7 +278,13 @@ class NightPm:
                 return
             state = current_state(rt.config, rt.store)
             names = NameTable(state)
-            for line in lines or [""]:
+            ended = nightrun.ended_at(rt)
+            if lines and (LAST_WORDS.match(lines[0]) or DECLINE.match(lines[0])):
+                said, effect = self._last_words_sent(player, message, text, state, now, done)
+                answers.append(said)
+                effects.append(effect)
+                lines = []
+            for line in lines or ([] if answers else [""]):
                 successor = SUCCESSOR_LINE.match(line)
                 if successor is not None:
                     said, effect = self._successor_named(player, successor.group("name"), names, now)
@@ -291,6 +306,10 @@ class NightPm:
                 if night is None:
                     answers.append(f"未计入：{reading.message}（游戏还没有开始，没有可以行动的夜晚）")
                     effects.append({"result": "no_night"})
+                    continue
+                if ended is not None and message.time >= ended:
+                    answers.append(f"未计入：{reading.message}（游戏已经结束）")
+                    effects.append({"result": "game_over"})
                     continue
                 assert reading.skill is not None
                 filed = nightrun.file_action(rt, night, player, reading.skill, reading.targets, at=message.time,
@@ -327,6 +346,72 @@ class NightPm:
                                     pmid=message.id)
         rest = [mode.name(i) for i in hand if i is not first] or [mode.name(first)]
         return (f"已收到：第一身份 {mode.name(first)}（第二身份：{rest[0]}）", {"result": "ordered"})
+
+    # ------------------------------------------------------------------ 遗言
+
+    def _last_words_sent(self, player: str, message: PrivateMessage, text: str, state, now: datetime,
+                         done: NightPass) -> tuple[str, dict[str, object]]:
+        """A holder's 遗言 (the whole message): kept once, for the announcement that lists
+        the out; after it went out, kept but never posted, and the director told."""
+        from engine.night import clean_last_words
+        from forumbot.game import lastwords
+        from forumbot.game.announce import SENT, standing
+
+        rt = self.rt
+        mine = [d for d in lastwords.due(rt, state) if d.player == player]
+        asked = {w.player: w for w in rt.store.last_words(mine[0].night)} if mine else {}
+        if not mine or player not in asked:
+            return ("未计入：遗言（你现在没有可以留的遗言）", {"result": "no_last_words"})
+        d, w = mine[0], asked[player]
+        if w.text is not None:
+            return ("未计入：遗言（遗言已经收到，不能修改）", {"result": "last_words_again"})
+        raw = text if not DECLINE.match(text.strip().split("\n")[0]) else ""
+        words = clean_last_words(LAST_WORDS.sub("", raw.strip(), count=1)) if raw else ""
+        if raw and not words:
+            return ("未计入：遗言（去掉Discuz!代码后没有内容，请重发）", {"result": "last_words_empty"})
+        gone = standing(rt.outbox, "announcement", d.day)
+        late = gone is not None and gone.state in SENT
+        rt.store.keep_last_words(d.night, player, words, pmid=message.id, now=now, late=late)
+        if late:
+            director = self.notifier.director_uid(now) if self.notifier.settings.enabled else None
+            if director is not None and words:
+                body = (f"{player} 的遗言在第{d.day}日公示发出后才到，没有公布（公示发出后不再修改）：\n{words}")
+                key = f"last_words_late:{d.night}:{player}"
+                if rt.store.night_told(key) is None:
+                    rows = self._queue(director, body, now, {"night_told": key})
+                    rt.store.mark_night_told(key, kind="last_words", to="director", pm_id=rows[0], now=now)
+                    done.queued += rows
+            return (f"未公布：遗言（第{d.day}日公示已经发出，遗言没能公布，已告知导演）", {"result": "last_words_late"})
+        if not words:
+            return ("已收到：放弃遗言", {"result": "last_words_declined"})
+        return (f"已收到：遗言，将在第{d.day}日公示中公布（不能修改）", {"result": "last_words"})
+
+    def _ask_last_words(self, uids: dict[str, int], now: datetime, done: NightPass) -> None:
+        """Each holder is asked once, when the out is recorded — unless the announcement
+        that would carry the words is out already."""
+        from forumbot.game import lastwords
+        from forumbot.game.announce import SENT, standing
+
+        rt = self.rt
+        state = current_state(rt.config, rt.store)
+        for d in lastwords.due(rt, state):
+            if d.player not in uids:
+                continue
+            gone = standing(rt.outbox, "announcement", d.day)
+            if gone is not None and gone.state in SENT:
+                continue
+            body = (f"你已出局，可以留下遗言：请回复一条以「遗言」开头的站内信（例如「遗言 我是好人」），"
+                    f"它会以纯文本公布在第{d.day}日的公示中（Discuz!代码会被去掉），只收一次、不能修改；"
+                    f"不留请回复「放弃遗言」。最晚等到 "
+                    f"{max(state.day(d.day).start, now + lastwords.WAIT):%m-%d %H:%M}，之后公示不再等。")
+            with rt.store.write():
+                if any(w.player == d.player for w in rt.store.last_words(d.night)):
+                    continue
+                rows = self._queue(uids[d.player], body, now, {"night_told": f"last_words:{d.night}:{d.player}"})
+                rt.store.ask_last_words(d.night, d.player, now=now, pm_id=rows[0])
+                rt.store.mark_night_told(f"last_words:{d.night}:{d.player}", kind="last_words", to=d.player,
+                                         pm_id=rows[0], now=now)
+                done.queued += rows
 
     def _vacancy(self, now: datetime):
         """The badge waiting for its outgoing sheriff to name a successor (【殉职】), or None."""
@@ -402,6 +487,8 @@ class NightPm:
             # say 无人 — and could never be taken back).
             if night in self._deferred or nightrun.waits_for_day(self.rt, night, now, state):
                 continue
+            if nightrun.night_after_end(self.rt, night, ch, state):
+                continue  # the game was over before this night: nothing is told
             try:
                 judgement = ch.judge(night, now)
             except ChronicleError:

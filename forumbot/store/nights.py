@@ -31,7 +31,7 @@ from typing import Any
 from forumbot.store.base import StoreBase
 from forumbot.store.codec import canonical_json, iso, parse_time, parse_time_or_none, sha256_hex
 
-__all__ = ["NightActionRecord", "NightProposal", "NightsMixin", "ProposalStateError"]
+__all__ = ["LastWords", "NightActionRecord", "NightProposal", "NightsMixin", "ProposalStateError"]
 
 SOURCES = ("pm", "director", "config")
 PROPOSAL_STATES = ("proposed", "confirmed", "corrected", "superseded")
@@ -74,6 +74,24 @@ class NightProposal:
     decided_at: datetime | None
     decided_by: str | None
     events: tuple[int, ...]  # the §9 events a confirmation entered
+
+
+@dataclass(frozen=True)
+class LastWords:
+    """A holder of 遗言 asked by PM (the words once they came; never changed after)."""
+
+    night: int  # the night before the morning announcement that carries them
+    player: str
+    asked_at: datetime
+    text: str | None  # None: not answered yet
+    pmid: int | None  # the player's message that carried them
+    received_at: datetime | None
+    late: bool  # arrived after that announcement had gone out: never posted
+
+
+def _last_words(r: Mapping[str, Any]) -> LastWords:
+    return LastWords(night=r["night"], player=r["player"], asked_at=parse_time(r["asked_at"]), text=r["text"],
+                     pmid=r["pmid"], received_at=parse_time_or_none(r["received_at"]), late=bool(r["late"]))
 
 
 def _action(r: Mapping[str, Any]) -> NightActionRecord:
@@ -185,6 +203,39 @@ class NightsMixin(StoreBase):
     def night_told_keys(self, prefix: str = "") -> list[str]:
         return [r["key"] for r in self.db.query("SELECT key FROM night_told WHERE key LIKE ? ORDER BY told_at, key",
                                                 (prefix + "%",))]
+
+    # -- 遗言 -------------------------------------------------------------------------
+
+    def ask_last_words(self, night: int, player: str, *, now: datetime, pm_id: int) -> bool:
+        """Note that ``player`` was asked for 遗言 for the morning after ``night`` (joins the
+        caller's transaction, which queued the PM). False: asked already."""
+        with self.write() as conn:
+            cur = conn.execute("INSERT OR IGNORE INTO last_words (night, player, asked_at, pm_id) VALUES (?, ?, ?, ?)",
+                               (night, player, iso(now), pm_id))
+            return cur.rowcount == 1
+
+    def keep_last_words(self, night: int, player: str, text: str, *, pmid: int | None, now: datetime,
+                        late: bool = False) -> bool:
+        """The words, once: False when they were given already (or never asked for)."""
+        with self.write() as conn:
+            cur = conn.execute("UPDATE last_words SET text = ?, pmid = ?, received_at = ?, late = ?"
+                               " WHERE night = ? AND player = ? AND text IS NULL",
+                               (text, pmid, iso(now), int(late), night, player))
+            if cur.rowcount == 1:
+                # Secret until posted: the audit says that they came, not what they say.
+                self.audit("player(pm)", "night.last_words", {"night": night, "pmid": pmid, "late": late}, at=now)
+            return cur.rowcount == 1
+
+    def last_words(self, night: int | None = None) -> list[LastWords]:
+        sql, params = "SELECT * FROM last_words", []
+        if night is not None:
+            sql += " WHERE night = ?"
+            params.append(night)
+        return [_last_words(r) for r in self.db.query(sql + " ORDER BY night, asked_at, player", params)]
+
+    def last_words_of(self, player: str) -> LastWords | None:
+        row = self._one("SELECT * FROM last_words WHERE player = ? ORDER BY night LIMIT 1", (player,))
+        return None if row is None else _last_words(row)
 
     # -- 双身份: the order of a player's two identities ---------------------------------
 

@@ -386,6 +386,18 @@ def _v12_days(db: sqlite_utils.Database) -> None:
     db["day_changes"].create_index(["day"])
 
 
+def _v13_last_words(db: sqlite_utils.Database) -> None:
+    """Last words (遗言, SPEC §10.5) by PM: one row per holder, keyed by the night before
+    the morning announcement that carries them and the player — written when the bot asks
+    (in the transaction that queues the PM), the words added once, never changed. Secret
+    until posted: no export or log reads them."""
+    db["last_words"].create(
+        {"night": int, "player": str, "asked_at": str, "pm_id": int, "text": str, "pmid": int, "received_at": str,
+         "late": int},
+        pk=("night", "player"), not_null={"asked_at"},
+    )
+
+
 Migration = Callable[[sqlite_utils.Database], None]
 
 MIGRATIONS: tuple[Migration, ...] = (
@@ -401,6 +413,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     _v10_outbox_new_threads,
     _v11_nights,
     _v12_days,
+    _v13_last_words,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
