@@ -117,7 +117,11 @@ def resolve(ctx: NightContext, actions: Iterable[Action], now: datetime | None =
     """Night ``ctx.night`` from its stored actions, as it stands at ``now`` (None:
     everything stored is in and every window has passed)."""
     mode: Mode = ctx.mode  # type: ignore[assignment]
-    actions = list(actions)
+    # This night's actions only: a shot sent on an earlier night (a hunter's 最后一枪 before
+    # he was hit) is that night's, ruled there — carried over it would be listed again
+    # here, and a night resolved in memory would differ from the same night rebuilt from
+    # the store after a restart (the chronicle hands each night its own actions).
+    actions = [a for a in actions if a.night == ctx.night]
     judgement = judge(ctx, actions, now)
     close = judgement.settled_at or now or ctx.plan.end
     position = ctx.position_at(close)

@@ -171,7 +171,15 @@ def test_nightrun__what_the_night_says_to_announce_goes_into_the_morning_announc
         proposal, _, _ = nightrun.propose(rt, 1, at(2, 23, 5))
         assert proposal.data["announcements"] == ["女巫、预言家失去技能"]
         nightrun.confirm(rt, 1, at(2, 23, 10), actor="director")
-        draft = director.announcement_draft(rt, 2, at(2, 23, 10))
+        # drafted once the wait for the elder's last words (遗言) is over: the morning, and
+        # 30 minutes after the out was recorded (docs/decisions.md)
+        assert director.announcement_draft(rt, 2, at(2, 23, 10)) is None
+        from forumbot.game.lastwords import words_until
+        from forumbot.game.state import current_state
+
+        until = words_until(rt, current_state(rt.config, rt.store), 2)
+        assert until is not None and until > at(2, 23, 10)
+        draft = director.announcement_draft(rt, 2, until)
         assert draft is not None and "女巫、预言家失去技能" in draft.body and ELDER14 in draft.body
         assert "长老" not in draft.body  # who held what is never said
     finally:

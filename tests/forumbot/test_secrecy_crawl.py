@@ -94,6 +94,10 @@ def played(tmp_path_factory):
         clock.advance(hours=3)
         sim.add_post(game.votes[1], "包子", "投票对象：汤圆\n投票理由：第二天", at=clock.now())
         game.tick()
+        # The morning announcement waits for the night's last words (遗言) until the morning
+        # and 30 minutes after the outs were recorded (docs/decisions.md): past both.
+        clock.advance(hours=8)
+        game.tick()
         for draft in director.waiting(game.rt):
             director.approve(game.rt, draft.id, clock.now())
         game.tick()
