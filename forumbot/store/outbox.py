@@ -431,6 +431,37 @@ class Outbox:
 
     # -- state changes -----------------------------------------------------------------
 
+    def _claim(self, draft: Draft, sendable, refresh, now: datetime, *,
+               edit_in_place: bool) -> Draft | PublishOutcome | None:
+        """Claim ``draft`` for one attempt: its state and attempt count committed before
+        anything is sent, with what was rendered for it (``refresh``: a newer text, a
+        reason to drop it, the post to edit in place when ``edit_in_place``). None when it
+        changed meanwhile (rejected, superseded: not ours to send); an outcome when the
+        render dropped it; else the claimed draft."""
+        with self.store.write():
+            current = self.get(draft.id)
+            if current.state not in sendable or current.attempts != draft.attempts:
+                return None
+            sets: dict[str, Any] = {"attempts": current.attempts + 1}
+            detail: dict[str, Any] = {"attempt": current.attempts + 1}
+            if refresh is not None:
+                edited = hand_edited(current) or current.body != draft.body
+                if refresh.drop and not edited:
+                    done = self._transition(
+                        draft.id, sendable, DraftState.SUPERSEDED, actor="bot", now=now,
+                        detail={"why": refresh.drop}, sets={"last_error": None},
+                    )
+                    return PublishOutcome(draft.id, PublishHow.SUPERSEDED, done.state, error=refresh.drop)
+                if refresh.body is not None and not edited and strip_marker(refresh.body) != current.body:
+                    fresh = strip_marker(refresh.body)
+                    sets.update(body=fresh, original_body=fresh)
+                    detail["rendered_at_publish"] = True
+                if edit_in_place and refresh.edit_pid != current.edit_pid:
+                    sets["edit_pid"] = refresh.edit_pid
+                    detail["edit_pid"] = refresh.edit_pid
+            return self._transition(draft.id, sendable, DraftState.PUBLISHING, actor="bot",
+                                    now=now, detail=detail, sets=sets)
+
     def _transition(
         self,
         draft_id: int,
@@ -861,31 +892,9 @@ class Outbox:
         if refresh is not None and refresh.wait:
             return PublishOutcome(draft.id, PublishHow.WAITING, draft.state, error=refresh.wait)
         # Claim: the state and the attempt are committed before anything is sent.
-        with self.store.write():
-            current = self.get(draft.id)
-            if current.state not in sendable or current.attempts != draft.attempts:
-                return None  # changed meanwhile (rejected, superseded): not ours to send
-            sets: dict[str, Any] = {"attempts": current.attempts + 1}
-            detail: dict[str, Any] = {"attempt": current.attempts + 1}
-            if refresh is not None:
-                edited = hand_edited(current) or current.body != draft.body
-                if refresh.drop and not edited:
-                    done = self._transition(
-                        draft.id, sendable, DraftState.SUPERSEDED, actor="bot", now=now,
-                        detail={"why": refresh.drop}, sets={"last_error": None},
-                    )
-                    return PublishOutcome(draft.id, PublishHow.SUPERSEDED, done.state, error=refresh.drop)
-                if refresh.body is not None and not edited and strip_marker(refresh.body) != current.body:
-                    fresh = strip_marker(refresh.body)
-                    sets.update(body=fresh, original_body=fresh)
-                    detail["rendered_at_publish"] = True
-                if refresh.edit_pid != current.edit_pid:
-                    sets["edit_pid"] = refresh.edit_pid
-                    detail["edit_pid"] = refresh.edit_pid
-            claimed = self._transition(
-                draft.id, sendable, DraftState.PUBLISHING, actor="bot", now=now,
-                detail=detail, sets=sets,
-            )
+        claimed = self._claim(draft, sendable, refresh, now, edit_in_place=True)
+        if not isinstance(claimed, Draft):
+            return claimed  # None: changed meanwhile; or superseded by what was rendered
         moderated = False
         try:
             pid: int | None
@@ -960,26 +969,9 @@ class Outbox:
         refresh = render(draft, now) if render is not None else None
         if refresh is not None and refresh.wait:
             return PublishOutcome(draft.id, PublishHow.WAITING, draft.state, error=refresh.wait)
-        with self.store.write():
-            current = self.get(draft.id)
-            if current.state not in sendable or current.attempts != draft.attempts:
-                return None
-            sets: dict[str, Any] = {"attempts": current.attempts + 1}
-            detail: dict[str, Any] = {"attempt": current.attempts + 1}
-            if refresh is not None:
-                edited = hand_edited(current) or current.body != draft.body
-                if refresh.drop and not edited:
-                    done = self._transition(
-                        draft.id, sendable, DraftState.SUPERSEDED, actor="bot", now=now,
-                        detail={"why": refresh.drop}, sets={"last_error": None},
-                    )
-                    return PublishOutcome(draft.id, PublishHow.SUPERSEDED, done.state, error=refresh.drop)
-                if refresh.body is not None and not edited and strip_marker(refresh.body) != current.body:
-                    fresh = strip_marker(refresh.body)
-                    sets.update(body=fresh, original_body=fresh)
-                    detail["rendered_at_publish"] = True
-            claimed = self._transition(draft.id, sendable, DraftState.PUBLISHING, actor="bot",
-                                       now=now, detail=detail, sets=sets)
+        claimed = self._claim(draft, sendable, refresh, now, edit_in_place=False)
+        if not isinstance(claimed, Draft):
+            return claimed  # None: changed meanwhile; or superseded by what was rendered
         try:
             sent = threads.new_thread(claimed.fid or 0, claimed.subject or "", claimed.message)
         except errors.ForumRefused as exc:
