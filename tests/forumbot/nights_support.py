@@ -63,3 +63,28 @@ def play_nights(tmp: Path, discuz: str = "x3", charset: str = "utf-8") -> Nights
 
 
 __all__ = ["DIRECTOR", "IDENTITY_WORDS", "MARKER", "NightsGame", "PLAYERS14", "SHEET14", "body", "play_nights"]
+
+
+def played_by_pm(plan, discuz: str, charset: str, prefix: str):
+    """A scripted plan played to its end on a fresh simulator, the director answering
+    only by PM (views and rejections already done): yields the game, then closes it. For a
+    module fixture: ``yield from played_by_pm(...)``."""
+    import tempfile
+
+    os.environ["FORUMBOT_PASSWORD"] = PASSWORD
+    clock = SimClock(start=plan.days[0].start - timedelta(minutes=20))
+    sim = Simulator(clock=clock, discuz=discuz, charset=charset)
+    game = setup_game(Path(tempfile.mkdtemp(prefix=prefix)), clock=clock, sim=sim, plan=plan,
+                      notify={"enabled": True})
+    director = pm_director(game)
+    director.viewed = director.rejected = True
+    play_by_pm(game, director)
+    yield game
+    game.close()
+    sim.stop()
+
+
+def bot_said(game, who: str) -> list[str]:
+    """The bodies of the bot's PMs to ``who``, oldest first."""
+    bot = game.sim.data.user(BOT).uid
+    return [body(m.text) for m in game.sim.pms_between(BOT, who) if m.fromuid == bot]

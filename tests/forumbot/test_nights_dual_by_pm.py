@@ -6,17 +6,11 @@ director with the command that enters it."""
 
 from __future__ import annotations
 
-import os
-import tempfile
-from datetime import timedelta
-from pathlib import Path
 
 import pytest
 
-from forumbot.demo.play import pm_director, play_by_pm, setup_game
-from forumbot.demo.scenario import BOT, DIRECTOR, PASSWORD, DayPlan, GamePlan, _day_threads, at, night_pm, vote
-from forumbot.simulator import SimClock, Simulator
-from tests.forumbot.nights_support import body
+from forumbot.demo.scenario import DIRECTOR, PASSWORD, DayPlan, GamePlan, _day_threads, at, night_pm, vote
+from tests.forumbot.nights_support import bot_said, played_by_pm
 
 PLAYERS = ("饺子", "包子", "汤圆", "Alice", "bob_2", "月饼", "小笼包")
 SHEET = {"饺子": ["狼人", "村民"], "包子": ["先知", "狼人"], "汤圆": ["女巫", "村民"], "Alice": ["守卫", "村民"],
@@ -42,23 +36,11 @@ def dual_plan() -> GamePlan:
 
 @pytest.fixture(scope="module")
 def ng():
-    os.environ["FORUMBOT_PASSWORD"] = PASSWORD
-    plan = dual_plan()
-    clock = SimClock(start=plan.days[0].start - timedelta(minutes=20))
-    sim = Simulator(clock=clock, discuz="7.2", charset="gbk")
-    game = setup_game(Path(tempfile.mkdtemp(prefix="forumbot-dual-")), clock=clock, sim=sim, plan=plan,
-                      notify={"enabled": True})
-    director = pm_director(game)
-    director.viewed = director.rejected = True
-    play_by_pm(game, director)
-    yield game
-    game.close()
-    sim.stop()
+    yield from played_by_pm(dual_plan(), "7.2", "gbk", "forumbot-dual-")
 
 
 def said(game, who: str) -> list[str]:
-    bot = game.sim.data.user(BOT).uid
-    return [body(m.text) for m in game.sim.pms_between(BOT, who) if m.fromuid == bot]
+    return bot_said(game, who)
 
 
 def test_dual__orders_by_pm_before_day_one(ng):

@@ -9,20 +9,14 @@ is answered 游戏已经结束."""
 from __future__ import annotations
 
 import hashlib
-import os
 import re
-import tempfile
 from collections import Counter
-from datetime import timedelta
-from pathlib import Path
 
 import pytest
 
-from forumbot.demo.play import pm_director, play_by_pm, setup_game
 from forumbot.demo.scenario import BOT, DIRECTOR, PASSWORD, DayPlan, GamePlan, _day_threads, at, night_pm, vote
-from forumbot.simulator import SimClock, Simulator
 from forumbot.store.outbox import DraftKind, DraftState
-from tests.forumbot.nights_support import MARKER, body
+from tests.forumbot.nights_support import bot_said, played_by_pm, MARKER, body
 
 PLAYERS = ("饺子", "包子", "汤圆", "Alice", "bob_2", "月饼", "小笼包")
 # The village faction holds one of the four great identities: the 长老 (汤圆's first).
@@ -44,23 +38,11 @@ def end_plan() -> GamePlan:
 
 @pytest.fixture(scope="module")
 def ng():
-    os.environ["FORUMBOT_PASSWORD"] = PASSWORD
-    plan = end_plan()
-    clock = SimClock(start=plan.days[0].start - timedelta(minutes=20))
-    sim = Simulator(clock=clock, discuz="x3", charset="utf-8")
-    game = setup_game(Path(tempfile.mkdtemp(prefix="forumbot-dual-end-")), clock=clock, sim=sim, plan=plan,
-                      notify={"enabled": True})
-    director = pm_director(game)
-    director.viewed = director.rejected = True
-    play_by_pm(game, director)
-    yield game
-    game.close()
-    sim.stop()
+    yield from played_by_pm(end_plan(), "x3", "utf-8", "forumbot-dual-end-")
 
 
 def said(game, who: str) -> list[str]:
-    bot = game.sim.data.user(BOT).uid
-    return [body(m.text) for m in game.sim.pms_between(BOT, who) if m.fromuid == bot]
+    return bot_said(game, who)
 
 
 def test_dual_end__night_one_by_pm_and_the_vote_that_ends_it(ng):
