@@ -33,7 +33,7 @@ from forumbot.game import dayposts
 from forumbot.game.daychanges import REOPEN_ASKED
 from forumbot.game.drafting import counts_only
 from forumbot.game.state import count_day, current_state
-from forumbot.store.outbox import Draft, DraftState, Refresh, hand_edited
+from forumbot.store.outbox import Draft, DraftKind, DraftState, Refresh, hand_edited
 from parsers.models import TimePrecision
 
 if TYPE_CHECKING:
@@ -44,6 +44,10 @@ log = logging.getLogger("forumbot.agent")
 # A closing post still on its way holds the final count back (the deadline's minute on
 # 7.2 is settled by it); not forever: a forum that refuses it must not stop the game.
 CLOSING_WAIT = timedelta(minutes=30)
+
+# What the calendar drafts for a day (dropped when the game ends before the day starts).
+DAY_DUTIES = (DraftKind.NEW_THREAD, DraftKind.REMINDER, DraftKind.CLOSING, DraftKind.RUNNING_COUNT,
+              DraftKind.COUNT_REPLY)
 
 _NOT_SENT = (DraftState.DRAFT, DraftState.APPROVED, DraftState.PUBLISHING, DraftState.FAILED)
 
@@ -73,6 +77,9 @@ class DayDuties:
         for day in laid.days:
             if day.start > now:
                 break
+            if self.agent.after_end(day.start):
+                self.drop_after_end(day.number, now)
+                continue  # the game is over: this day is never opened
             try:
                 if self.open_day(state.day(day.number), day, now, report):
                     # a thread just recorded: the game's days as they are now
@@ -80,12 +87,23 @@ class DayDuties:
                 window = state.day(day.number)
                 if window.vote_thread is None:
                     continue
+                if self.agent.after_end(now) and self.agent.ended < day.deadline:
+                    continue  # ended during the day: no reminder, no closing post
                 if now < day.deadline:
                     self.remind(state, window, day, now, report)
                 else:
                     self.close(window, now, report)
             except ForumError as exc:
                 self.agent._note(report, f"第{day.number}日的日程", exc)
+
+    def drop_after_end(self, day: int, now: datetime) -> None:
+        """The day's threads, reminders and closing post still waiting (drafted before the
+        win was recorded — the night confirmed after the day's start) are never posted."""
+        outbox = self.rt.outbox
+        for draft in outbox.drafts(DraftState.DRAFT, DraftState.APPROVED, DraftState.FAILED):
+            if draft.day == day and draft.kind in DAY_DUTIES:
+                outbox.reject(draft.id, "bot", "游戏已经结束：这一日不再进行", now=now)
+                log.info("第%d日：游戏已结束，作废未发出的 #%d", day, draft.id)
 
     def open_day(self, window: DayWindow, day: ScheduledDay, now: datetime, report: "TickReport") -> bool:
         """The day's threads, when the config and the store name none (``forumbot.agent.opening``);

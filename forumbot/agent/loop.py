@@ -213,6 +213,9 @@ class Agent:
         self.notifier = notifier(self) if notifier is not None else NoNotifier()
         # The calendar's moments: open, remind, close and lock each day (SPEC §11)
         self.days = DayDuties(self)
+        # When the game ended (a faction won, or the director ended it): read at the start
+        # of each pass (``game_end``); no day that starts at or after it is played.
+        self.ended: datetime | None = None
 
     # ------------------------------------------------------------------ the loop
 
@@ -348,6 +351,7 @@ class Agent:
 
     def _pass(self, now: datetime, report: TickReport) -> None:
         self.watch.begin()
+        self.ended = self.game_end()
         requests_before = self.client.request_count
         self.adopt_operator_login()
         self._learn_generation()
@@ -393,6 +397,12 @@ class Agent:
                     raise  # the whole pass stops: see tick
                 log.exception("第%d日：意外的错误", day.number)
                 report.errors.append(f"第{day.number}日：意外的错误：{type(exc).__name__}: {exc}")
+        if self.ended is not None and self.rt.store.game_blocked() is None:
+            # The night that ended the game is still announced (who died, their last
+            # words) the morning after, though that day is never played.
+            after = [d for d in state.days if self.after_end(d.start)]
+            if after:
+                self.draft_announcement(state, min(after, key=lambda d: d.number).number, now, report)
 
     def seal_and_end(self, now: datetime, report: TickReport) -> None:
         """The sealed deal (SPEC §10.1, §10.5): the commitment drafted at the start, the
@@ -508,8 +518,27 @@ class Agent:
     # ------------------------------------------------------------------ reading
 
     def active_days(self, state: GameState, now: datetime) -> list[DayWindow]:
-        return [d for d in state.days if d.start <= now and (
+        return [d for d in state.days if d.start <= now and not self.after_end(d.start) and (
             now < d.deadline + GRACE_AFTER_DEADLINE or not self._final_published(d.number))]
+
+    def game_end(self) -> datetime | None:
+        """When the game ended (SPEC §10.4–10.5: the win on the game as recorded, or the
+        director's 游戏结束), None while it goes on. A day that starts at or after it is
+        not played: no threads opened, read, counted or posted in (宣布阵营获得胜利会立即
+        终止一切结算); the day in which it ended stops drafting counts from that moment."""
+        from forumbot.game.nightrun import ended_at
+
+        try:
+            return ended_at(self.rt)
+        except Exception as exc:  # noqa: BLE001 - an unattended agent goes on counting
+            if storage_problem(exc, self.rt.store.path) is not None:
+                raise
+            log.error("判断游戏是否结束：意外的错误（%s）", type(exc).__name__)  # the type only: secrets
+            return None
+
+    def after_end(self, moment: datetime) -> bool:
+        """``moment`` is at or after the game's end (as read at this pass's start)."""
+        return self.ended is not None and moment >= self.ended
 
     def _final_published(self, day: int) -> bool:
         draft = final_draft(self.rt.outbox, day)
@@ -655,6 +684,8 @@ class Agent:
         # deadline: an agent that was down (or, on a loaded machine, slow) until then
         # would otherwise never draft the announcement of a night entered meanwhile.
         self.draft_announcement(state, day.number, now, report)
+        if self.ended is not None and self.ended < day.deadline and now >= self.ended:
+            return  # the game ended during the day: its votes decide nothing any more
         if now < day.deadline:
             self.answer_count_requests(state, day, tally, ballots, now, report)
             self.draft_running_count(state, day, tally, now, report)
@@ -787,7 +818,7 @@ class Agent:
         if self.rt.store.night_result(day) is None:
             return None
         draft = draft_announcement(self.rt, day, now, state=state)
-        if draft is not None and draft.created_at == now:
+        if draft is not None and draft.created_at == now and draft.id not in {d.id for d in report.drafts}:
             report.drafts.append(draft)
         return draft
 

@@ -71,3 +71,90 @@ def nights_plan() -> GamePlan:
     a += _votes(3, living3, "月饼", "饺子", dissent=("油条",))
     return GamePlan(PLAYERS14, DAYS14, _day_threads(3), sorted(a, key=lambda x: x.when), at(3, "22:30"),
                     expected_out=dict(EXPECTED_OUT), ruleset="simple14", identities=dict(SHEET14), tell_by_pm=True)
+
+
+# ---------------------------------------------------------------------------------------
+# The default demo (``python -m forumbot.demo``, ``make demo``): the project's config.toml —
+# the same fourteen players and identities, a [calendar] without [[days]] (the bot opens
+# every day's threads), nights by PM — played until a faction wins.
+
+# The story, as the tests read it back.
+VILLAGE_OUT = {1: "饺子", 2: "包子", 3: "Carol"}  # day 1: the sheriff elected; then voted out
+VILLAGE_NIGHTS = {1: (), 2: ("小笼包", "春卷"), 3: ("馄饨",)}  # who each night puts out
+VILLAGE_WORDS = {  # the first four out (as many as the wolves) may leave 遗言
+    "包子": "遗言 我是好人，你们投错了。",
+    "春卷": "遗言 [b]女巫毒错人了[/b]，我是好人！Carol 才可疑。",
+    "Carol": "遗言 我是女巫，第二晚毒的是春卷。剩下的交给你们了。",
+}
+VILLAGE_END = at(4, "11:00")
+
+
+def village_plan() -> GamePlan:
+    """Four wolves (包子 月饼 春卷 油条) against the village; the wolves win in the third
+    night when the last of 预言家, 女巫 and 长老 goes out (村民: 预言家、女巫和长老全部出局).
+
+    * Day 1 elects 饺子 sheriff: a change that quotes its vote counts, one that does not is
+      void, 烧卖 lurks, Alice asks for a count.
+    * Night 1: a villager tries 杀人 (no skill, told so); the wolves disagree, then all name
+      the elder 馄饨 — final at once, the witch told 通灵 — who is only marked (指杀第一次无效);
+      the seer learns 包子 is 非村民阵营; the witch passes: 平安夜.
+    * Day 2: 包子 is voted out (an edit after the bot saw the vote does not change it; a
+      vote after the deadline is late); he leaves 遗言.
+    * Night 2: 包子, out, orders a kill (not counted); the three wolves kill the seer, who
+      checks 月饼 first; the witch poisons 春卷. 春卷's 遗言 blames the witch.
+    * Day 3: the village votes out the witch Carol (her 遗言 says what she did).
+    * Night 3: the two wolves kill 馄饨 again: out — the village has lost its 预言家, 女巫
+      and 长老, the wolves win; the bot stops: no fourth day, the end post with the reveal.
+    """
+    from forumbot.demo.scenario import Action, change, chatter
+
+    a: list = []
+    everyone = PLAYERS14
+    a += chatter(1, everyone, quiet=("烧卖",))
+    a += _votes(1, tuple(p for p in everyone if p != "汤圆"), "饺子", "包子", dissent=("包子", "春卷", "麻花"))
+    a += [
+        vote(1, "09:40", "汤圆", "包子", "先随便投一个", key="tangyuan-vote"),
+        change(1, "15:00", "汤圆", "饺子", "听了发言，改投饺子", quote="tangyuan-vote"),
+        change(1, "16:00", "麻花", "饺子", "改一下", quote=None),  # no quote: void
+        Action(at(1, "14:00"), "post", "vote1", "Alice", "计票，谢谢机器人"),
+    ]
+    a += [
+        night_pm(1, "21:35", "麻花", "杀人 饺子"),  # a villager: 没有这个技能
+        night_pm(1, "21:40", "包子", "杀人 馄饨"),
+        night_pm(1, "21:45", "月饼", "杀人 馄饨"),
+        night_pm(1, "21:50", "春卷", "杀人 Alice"),
+        night_pm(1, "21:52", SEER, "预言 包子"),
+        night_pm(1, "22:00", "油条", "杀人 馄饨"),
+        night_pm(1, "22:10", "春卷", "杀人 馄饨"),  # all four name 馄饨 now: final at once
+        night_pm(1, "23:30", WITCH, "放弃"),
+    ]
+    a += chatter(2, everyone, quiet=("烧卖",), posts=10)
+    a += _votes(2, tuple(p for p in everyone if p not in ("烧卖", "粽子")), "包子", "Alice",
+                dissent=("月饼", "春卷", "油条"))
+    a += [
+        vote(2, "09:30", "烧卖", "包子", "跟警长", key="shaomai-vote"),
+        Action(at(2, "10:30"), "edit", author="烧卖", key="shaomai-vote",
+               message="投票对象：月饼\n投票理由：想了想还是月饼"),
+        vote(2, "21:32", "粽子", "月饼", "来晚了"),  # after the deadline: late
+        night_pm(2, "22:00", "包子", VILLAGE_WORDS["包子"]),
+        night_pm(2, "21:40", "月饼", "杀人 小笼包"),
+        night_pm(2, "21:45", "包子", "杀人 粽子"),  # out since the vote: 行动者已出局
+        night_pm(2, "21:50", "春卷", "杀人 小笼包"),
+        night_pm(2, "21:52", SEER, "预言 月饼"),
+        night_pm(2, "22:05", "油条", "杀人 小笼包"),
+        night_pm(2, "22:30", WITCH, "毒药 春卷"),
+        night_pm(2, "08:40", "春卷", VILLAGE_WORDS["春卷"], next_day=True),
+    ]
+    living3 = tuple(p for p in everyone if p not in ("包子", SEER, "春卷"))
+    a += chatter(3, living3)
+    a += _votes(3, living3, WITCH, "月饼", dissent=(WITCH, "粽子"))
+    a += [
+        night_pm(3, "22:00", WITCH, VILLAGE_WORDS["Carol"]),
+        night_pm(3, "21:40", "月饼", "杀人 馄饨"),
+        night_pm(3, "21:50", "油条", "杀人 馄饨"),
+    ]
+    # The bot opens four days' threads at most: the game is over before the fourth.
+    return GamePlan(PLAYERS14, tuple(DayPlan(n, at(n, "09:00"), at(n, "21:30")) for n in (1, 2, 3, 4)),
+                    _day_threads(4), sorted(a, key=lambda x: x.when), VILLAGE_END,
+                    watched=((at(2, "09:30"), at(2, "10:30")),),
+                    expected_out=dict(VILLAGE_OUT), ruleset="simple14", identities=dict(SHEET14), tell_by_pm=True)

@@ -27,12 +27,14 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Callable
 
-from forumbot.game import director
+from forumbot.game import director, nightrun
 from forumbot.agent.loop import Agent, TickReport
 from forumbot.notify import Notifier
 from forumbot.agent.instance import InstanceLock
+from forumbot.store.nights import NightProposal
 from forumbot.store.outbox import Draft, DraftKind, DraftState
 from forumbot.game.runtime import Runtime, make_client, open_runtime
+from forumbot.demo.nights import village_plan
 from forumbot.demo.scenario import (BOT, DIRECTOR, END, GAME_START, PASSWORD, Action, Driver, GamePlan, World,
                                     bot_opens_threads, build_world, config_from, write_config)
 from forumbot.simulator import SimClock, Simulator
@@ -52,6 +54,7 @@ class Game:
     approved: list[Draft] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)  # what the agent's passes reported
     lock: InstanceLock | None = None  # held while the desk shows the agent's health (--desk)
+    until: datetime = END  # when the script is over (play's default end)
 
     def close(self) -> None:
         if self.lock is not None:
@@ -71,21 +74,26 @@ def setup_game(workdir: Path, *, clock: SimClock | None = None, sim: Simulator |
     turns them on."""
     clock = clock or SimClock(start=GAME_START - timedelta(minutes=20))
     sim = sim or Simulator(clock=clock)
+    # The project's config.toml is the fourteen players of forumbot.demo.nights.village_plan:
+    # its script is played on it, the identities dealt as the script needs.
+    from_config = plan is None and config_source is not None
+    if from_config:
+        plan = village_plan()
     # A config from [calendar] without [[days]] (the project's config.toml): the director
     # creates no thread, the bot opens each day's (SPEC §11) and the players post in those.
-    bot_opens = plan is None and config_source is not None and bot_opens_threads(config_source)
+    bot_opens = from_config and bot_opens_threads(config_source)
     world = build_world(sim, plan, bot_opens=bot_opens)
     base_url = sim.start()
-    if plan is not None:  # a scripted game of its own (``--nights``: identities, nights by PM)
-        config = write_config(workdir / "game.toml", world, base_url, workdir / "game.sqlite", plan=plan,
-                              notify=notify, **agent_settings)
-    elif config_source is not None:
+    if from_config:
         if bot_opens and notify is not None and notify.get("enabled"):
             # The director posts in no thread of such a game: the bot cannot learn their uid
             # from the posts, so the config names it (README: [notify].director_uid).
             notify = {**notify, "director_uid": sim.data.user(DIRECTOR).uid}
         config = config_from(config_source, workdir / "game.toml", base_url, workdir / "game.sqlite",
-                             notify=notify, fid=world.fid, **agent_settings)
+                             notify=notify, fid=world.fid, plan=plan, **agent_settings)
+    elif plan is not None:  # a scripted game of its own (``--nights``: identities, nights by PM)
+        config = write_config(workdir / "game.toml", world, base_url, workdir / "game.sqlite", plan=plan,
+                              notify=notify, **agent_settings)
     else:
         config = write_config(workdir / "game.toml", world, base_url, workdir / "game.sqlite", notify=notify,
                               **agent_settings)
@@ -96,7 +104,7 @@ def setup_game(workdir: Path, *, clock: SimClock | None = None, sim: Simulator |
     agent = Agent(rt, client, notifier=Notifier.for_agent)
     driver = Driver(world, actions=list(plan.actions)) if plan is not None else Driver(world)
     driver.on_night = lambda action: director.record_night(rt, action.day, list(action.out), clock.now())
-    return Game(sim, world, clock, rt, agent, driver)
+    return Game(sim, world, clock, rt, agent, driver, until=plan.end if plan is not None else END)
 
 
 def _opened_tid(rt: Runtime, key: str) -> int | None:
@@ -109,15 +117,19 @@ def _opened_tid(rt: Runtime, key: str) -> int | None:
     return getattr(day, role) if day is not None else None
 
 
-def play(game: Game, *, until: datetime = END, step: timedelta = timedelta(minutes=10),
+def play(game: Game, *, until: datetime | None = None, step: timedelta = timedelta(minutes=10),
          approve: bool = True, on_tick: Callable[[TickReport], None] | None = None,
          on_approve: Callable[[Draft], None] | None = None,
+         on_confirm: Callable[[NightProposal], None] | None = None,
          wait_for_director: Callable[[], bool] | None = None) -> None:
     """Advance the game clock ``step`` per pass: players post what is due, the agent
     ticks, the director approves what waits (printing it first via ``on_approve``).
 
     With ``wait_for_director`` the game clock stands still while it returns True (a
-    person deciding on the desk) instead of the demo director approving."""
+    person deciding on the desk) instead of the demo director approving. The director
+    confirms each night the bot proposes as it stands (``on_approve`` sees it first).
+    ``until``: the game's own end by default."""
+    until = until or game.until
     game.agent.start()
     while game.clock.now() < until:
         game.driver.apply_due(game.clock.now())
@@ -137,8 +149,18 @@ def play(game: Game, *, until: datetime = END, step: timedelta = timedelta(minut
                 if on_approve:
                     on_approve(draft)
                 game.approved.append(director.approve(game.rt, draft.id, game.clock.now()))
+            for proposal in waiting_nights(game):
+                if on_confirm:
+                    on_confirm(proposal)
+                nightrun.confirm(game.rt, proposal.night, game.clock.now(), actor="director",
+                                 version=proposal.version)
         game.clock.advance(seconds=step.total_seconds())
     game.agent.tick()  # publish what the last approvals released
+
+
+def waiting_nights(game: Game) -> list[NightProposal]:
+    """The bot's resolutions of nights that wait for the director's confirmation."""
+    return [p for p in game.rt.store.night_proposals() if p.state == "proposed"]
 
 
 # The commands the bot's PMs offer, as the scripted director reads them.
@@ -309,6 +331,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\n── 导演批准 #{draft.id}（{draft_kind_zh(draft.kind)}，{where}）──", file=out)
         print(draft.body, file=out)
 
+    def show_night(proposal: NightProposal) -> None:
+        if args.quiet:
+            return
+        print(f"\n── 导演确认第{proposal.night}晚的结算（机器人的建议；含身份，只有导演看得到）──", file=out)
+        print("\n".join(nightrun.proposal_lines(proposal.data, night=proposal.night, version=proposal.version)),
+              file=out)
+
     def narrate(report: TickReport) -> None:
         if args.quiet:
             return
@@ -335,7 +364,9 @@ def main(argv: list[str] | None = None) -> int:
                           poll_interval_seconds=600, poll_jitter_seconds=60)
         name = "Discuz! 7.2" if args.discuz == "7.2" else "Discuz! X3.5"
         print(f"forumbot 演示：模拟的 {name} 论坛（{sim.charset.upper()}），地址 {game.sim.base_url}", file=out)
-        print(f"游戏：8 名玩家，3 天，规则 14人简易规则；机器人账号 {BOT}", file=out)
+        print(f"游戏：{len(game.world.sim.data.users) - 2} 名玩家，规则 14人简易规则（狼人×4、预言家、女巫、长老、村民×7），"
+              f"机器人按日程开帖；夜晚由玩家用站内信行动，机器人裁定、结算，导演确认；直到一方获胜。"
+              f"机器人账号 {BOT}", file=out)
         desk = None
         try:
             if args.desk:
@@ -353,7 +384,7 @@ def main(argv: list[str] | None = None) -> int:
                 by_pm = pm_director(game, None if args.quiet else out)
                 play_by_pm(game, by_pm, on_tick=narrate)
             else:
-                play(game, on_tick=narrate, on_approve=show)
+                play(game, on_tick=narrate, on_approve=show, on_confirm=show_night)
             posts = bot_posts(game)
             print("\n══ 机器人发的帖 ══", file=out)
             for subject, pid, message in posts:
@@ -366,6 +397,7 @@ def main(argv: list[str] | None = None) -> int:
                              if d.kind is DraftKind.ANNOUNCEMENT]
             for d in announcements:
                 print(f"\n── 第{d.day}日公示（pid {d.pid}）──\n{d.body}", file=out)
+            print_nights(game, out)
             print("\n── 给导演：标记与判罚建议（机器人只建议，由导演决定）──", file=out)
             for day in (1, 2, 3):
                 snapshot = game.rt.store.tally(day)
@@ -428,12 +460,7 @@ def nights_main(args: argparse.Namespace) -> int:
             by_pm.viewed = by_pm.rejected = True  # this director only approves and confirms
             play_by_pm(game, by_pm)
             bot_uid = sim.data.user(BOT).uid
-            print("\n══ 每一晚 ══", file=out)
-            for p in game.rt.store.night_proposals():
-                who = "、".join(p.data.get("out") or ()) or "无人"
-                marks = "、".join(p.data.get("marks") or ())
-                print(f"第{p.night}晚（第{p.version}版，{'已确认' if p.state == 'confirmed' else p.state}）：出局 {who}"
-                      + (f"；标记 {marks}" if marks else ""), file=out)
+            print_nights(game, out)
             print("\n══ 机器人给玩家的站内信（演示才打印：这些都是秘密）══", file=out)
             for player in PLAYERS14:
                 for m in sim.pms_between(BOT, player):
@@ -449,6 +476,23 @@ def nights_main(args: argparse.Namespace) -> int:
             game.close()
             sim.stop()
     return 0
+
+
+def print_nights(game: Game, out) -> None:
+    """What each night became, and the end post — for the director's eyes (the demo's)."""
+    proposals = game.rt.store.night_proposals()
+    if not proposals:
+        return
+    print("\n══ 每一晚 ══", file=out)
+    for p in proposals:
+        who = "、".join(p.data.get("out") or ()) or "无人"
+        marks = "、".join(p.data.get("marks") or ())
+        win = p.data.get("win")
+        print(f"第{p.night}晚（第{p.version}版，{'已确认' if p.state == 'confirmed' else p.state}）：出局 {who}"
+              + (f"；标记 {marks}" if marks else "") + (f"；{win['faction']}获胜" if win else ""), file=out)
+    end = [d for d in game.rt.outbox.drafts(DraftState.PUBLISHED) if d.kind is DraftKind.GAME_END]
+    for d in end:
+        print(f"\n── 游戏结束帖（pid {d.pid}）──\n{d.body}", file=out)
 
 
 def start_browser_director(game: Game, out, *, port: int | None = None, poll_seconds: float = 3.0):

@@ -313,14 +313,20 @@ def write_config(path: Path, world: World, base_url: str, database: Path, *, pla
         doc["policies"] = dict(policies)
     doc["notify"] = {"enabled": False, **(notify or {})}
     if plan.identities:
-        # The secret sheet lives apart from the config, private to the user (SPEC §10.1).
-        sheet = path.parent / "身份.toml"
-        sheet.write_text("\n".join(f"{_toml(p)} = {_toml(v)}" for p, v in plan.identities.items()) + "\n",
-                         encoding="utf-8")
-        sheet.chmod(0o600)
-        doc["identities"] = {"file": sheet.name, "tell_by_pm": plan.tell_by_pm}
+        doc["identities"] = write_sheet(path.parent, plan)
     path.write_text(dump_toml(doc), encoding="utf-8")
     return path
+
+
+def write_sheet(folder: Path, plan: GamePlan) -> dict[str, object]:
+    """The plan's identities as the secret sheet beside the config, private to the user
+    (SPEC §10.1) — what ``forumbot deal`` would write, dealt as the script needs — and the
+    ``[identities]`` table that names it."""
+    sheet = folder / "身份.toml"
+    sheet.write_text("\n".join(f"{_toml(p)} = {_toml(v)}" for p, v in plan.identities.items()) + "\n",
+                     encoding="utf-8")
+    sheet.chmod(0o600)
+    return {"file": sheet.name, "tell_by_pm": plan.tell_by_pm}
 
 
 def _toml(value: object) -> str:
@@ -372,11 +378,15 @@ def bot_opens_threads(source: Path) -> bool:
 
 
 def config_from(source: Path, path: Path, base_url: str, database: Path, *,
-                notify: dict[str, object] | None = None, fid: int | None = None, **agent: object) -> Path:
+                notify: dict[str, object] | None = None, fid: int | None = None, plan: GamePlan | None = None,
+                **agent: object) -> Path:
     """A copy of the config ``source`` (e.g. the project's config.toml, which describes this
     very game) pointed at ``base_url`` with its database at ``database``; PMs to the
-    director off unless ``notify`` says otherwise (the demo has its own PM mode)."""
+    director off unless ``notify`` says otherwise (the demo has its own PM mode). A
+    ``plan`` with identities deals them: its sheet beside the copy, named by ``[identities]``."""
     doc = tomllib.loads(source.read_text(encoding="utf-8"))
+    if plan is not None and plan.identities:
+        doc["identities"] = write_sheet(path.parent, plan)
     doc.setdefault("forum", {})["base_url"] = base_url
     if fid is not None:
         doc["forum"]["fid"] = fid  # the simulated board the bot opens the days' threads in

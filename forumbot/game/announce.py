@@ -86,7 +86,8 @@ def final_draft(outbox: Outbox, day: int) -> Draft | None:
 
 def notice_thread(state: GameState, day: int) -> int | None:
     """Where announcements and notices go: the day's progress thread, else its
-    discussion or vote thread, else the last configured day's."""
+    discussion or vote thread, else the latest earlier day's that has one (a [calendar]
+    game's days after its end were never opened: the end post goes where it was played)."""
     try:
         window: DayWindow | None = state.day(day)
     except StateError:
@@ -95,10 +96,10 @@ def notice_thread(state: GameState, day: int) -> int | None:
         tid = window.progress_thread or window.discussion_thread or window.vote_thread
         if tid is not None:
             return tid
-    prior = [d for d in state.days if d.number < day]
-    if prior:
-        last = max(prior, key=lambda d: d.number)
-        return last.progress_thread or last.discussion_thread or last.vote_thread
+    for earlier in sorted((d for d in state.days if d.number < day), key=lambda d: -d.number):
+        tid = earlier.progress_thread or earlier.discussion_thread or earlier.vote_thread
+        if tid is not None:
+            return tid
     return None
 
 
@@ -237,6 +238,7 @@ def announcement_view(rt: Runtime, state: GameState, day: int, now: datetime) ->
                  why=c.reason.split(" (badge draw")[0], sent_off=c.color.value == "red" or bool(c.events))
         for c in rt.store.cards() if c.day == day - 1
     )
+    over = _over_by(rt, state, morning)
     return AnnouncementView(
         day=day,
         vote_day=previous.number if previous is not None and previous.vote_thread is not None else None,
@@ -248,11 +250,29 @@ def announcement_view(rt: Runtime, state: GameState, day: int, now: datetime) ->
         badge_note=note,
         cards=cards,
         alive=tuple(p for p in state.players if not moment.is_out(p)),
-        next_deadline=format_time(window.deadline) if window is not None else None,
+        next_deadline=None if over else format_time(window.deadline) if window is not None else None,
+        game_over=over,
         dual=state.identities > 1,
         night_notes=_night_notes(rt, day),
         last_words=posted_words(rt, state, day),
     )
+
+
+def _over_by(rt: Runtime, state: GameState, morning: datetime) -> str | None:
+    """「游戏结束：…」 when the game ended by ``morning`` (that day is never played), else None."""
+    from forumbot.game.sealing import end_of_game  # sealing drafts into announce's threads
+
+    if rt.config.identities is None:
+        return None
+    try:
+        end = end_of_game(rt, state)
+    except Exception:  # noqa: BLE001 - a sheet the nights cannot replay: the director says it
+        return None
+    if end is None or end.at is None or end.at > morning:
+        return None
+    # The rule that decided it names identities (预言家、女巫、长老出局): it waits for the
+    # end post, which reveals the sheet with it.
+    return f"游戏结束：{end.winner}。判定和身份公布见结束帖"
 
 
 def _night_notes(rt: Runtime, day: int) -> tuple[str, ...]:

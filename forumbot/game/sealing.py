@@ -23,7 +23,7 @@ import logging
 import random
 import re
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from engine.night import Mode, Sheet, Win
 from engine.state import GameState
@@ -172,7 +172,7 @@ def draft_game_end(rt: Runtime, state: GameState, now: datetime, sheet: Sheet | 
     if existing is not None:
         return existing
     end = end_of_game(rt, state)
-    if end is None:
+    if end is None or announcement_first(rt, state, end, now):
         return None
     from forumbot.game.takeover import posted_elsewhere
 
@@ -201,6 +201,25 @@ def draft_game_end(rt: Runtime, state: GameState, now: datetime, sheet: Sheet | 
         "sealed_tid": posted.tid if on_forum and posted else None,
         "sealed_pid": posted.pid if on_forum and posted else None}})
     return rt.outbox.create_draft(DraftKind.GAME_END, tid, body, now=now, day=None, dedupe_key=END_KEY)
+
+
+# How long the end post waits for the morning announcement of the night that ended the
+# game (a director who never approves it must not lose the end post).
+ANNOUNCEMENT_WAIT = timedelta(hours=12)
+
+
+def announcement_first(rt: Runtime, state: GameState, end: End, now: datetime) -> bool:
+    """A game won in a night: the morning announcement of that night (who died, their
+    遗言) goes on the forum before the end post reveals every identity."""
+    from forumbot.game.announce import SENT, standing
+
+    if end.at is None or now >= end.at + ANNOUNCEMENT_WAIT:
+        return False
+    after = [d.number for d in state.days if d.start >= end.at]
+    if not after or rt.store.night_result(min(after)) is None:
+        return False  # not a night's end (a vote-out, the director's word)
+    shown = standing(rt.outbox, "announcement", min(after))
+    return shown is None or shown.state not in SENT
 
 
 _CODE_END = re.compile(r"\[/code", re.I)

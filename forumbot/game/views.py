@@ -287,6 +287,8 @@ class AnnouncementView:
     night_notes: tuple[str, ...] = ()
     # 遗言 (player, the words as plain text: Discuz codes removed when they were kept)
     last_words: tuple[tuple[str, str], ...] = ()
+    # The game ended by this morning (a faction won in the night): said instead of a deadline
+    game_over: str | None = None
 
 
 CARD_NAMES = {color: CARD_ZH[color] for color in ("blue", "yellow", "red")}  # the cards one gives

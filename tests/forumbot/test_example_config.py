@@ -6,9 +6,9 @@ import tomllib
 
 from forumbot.config.gamefile import load_config, parse_config
 from forumbot.demo.play import EXAMPLE_CONFIG
-from forumbot.demo.scenario import DAYS, PLAYERS, THREADS, build_world, config_from, dump_toml, write_config
+from forumbot.demo.nights import PLAYERS14, village_plan
+from forumbot.demo.scenario import config_from, dump_toml
 from forumbot.config.settings import load_settings
-from forumbot.simulator import Simulator
 
 
 def test_example_config__loads_with_every_section():
@@ -24,17 +24,21 @@ def test_example_config__loads_with_every_section():
 
 
 def test_example_config__is_the_scripted_demo_game(tmp_path):
-    sim = Simulator()
-    world = build_world(sim)  # threads are created in a fixed order: the tids are known
-    generated = load_config(write_config(tmp_path / "g.toml", world, "http://127.0.0.1:1/", tmp_path / "db"))
+    """config.toml is the default demo's game (forumbot.demo.nights.village_plan): its
+    players in seat order, the days the script plays, 14人简易's rules — and no identity
+    sheet (never in a repository): the demo deals the script's into its copy."""
+    plan = village_plan()
     example = load_config(EXAMPLE_CONFIG)
-    assert example.state.players == generated.state.players == PLAYERS
-    # the same days; the example names no thread: the bot opens them ([calendar], SPEC §11)
-    assert [(d.number, d.start, d.deadline) for d in example.days] == \
-        [(d.number, d.start, d.deadline) for d in generated.days]
+    assert example.state.players == plan.players == PLAYERS14
+    # the days the script plays; the example names no thread: the bot opens them ([calendar], SPEC §11)
+    assert [(d.number, d.start, d.deadline) for d in example.days[:len(plan.days)]] == \
+        [(d.number, d.start, d.deadline) for d in plan.days]
     assert all(d.vote_thread is None for d in example.days) and example.calendar is not None
-    assert example.rules == generated.rules
-    assert len(THREADS) == 7 and [d.number for d in example.days] == [d.number for d in DAYS]
+    assert example.rules.name == plan.ruleset and example.identities is None
+    copy = load_config(config_from(EXAMPLE_CONFIG, tmp_path / "g.toml", "http://127.0.0.1:1/", tmp_path / "db",
+                                   plan=plan))
+    assert copy.identities is not None and copy.tell_by_pm
+    assert (tmp_path / "身份.toml").stat().st_mode & 0o777 == 0o600
 
 
 def test_config_from__points_a_copy_at_another_forum(tmp_path):
