@@ -401,8 +401,9 @@ class Agent:
             # The night that ended the game is still announced (who died, their last
             # words) the morning after, though that day is never played.
             after = [d for d in state.days if self.after_end(d.start)]
-            if after:
-                self.draft_announcement(state, min(after, key=lambda d: d.number).number, now, report)
+            night_of = [d for d in state.days if d.deadline <= self.ended]
+            if after and night_of and max(d.number for d in night_of) + 1 == min(d.number for d in after):
+                self.draft_announcement(state, min(d.number for d in after), now, report)
 
     def seal_and_end(self, now: datetime, report: TickReport) -> None:
         """The sealed deal (SPEC §10.1, §10.5): the commitment drafted at the start, the

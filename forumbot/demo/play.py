@@ -1,16 +1,21 @@
-"""``make demo``: a whole three-day game, played on the simulator, counted by the agent.
+"""``make demo``: a whole 14人简易 game, played on the simulator, run by the agent.
 
-The simulator serves a Discuz-compatible forum on 127.0.0.1; scripted players post their
-votes (changes, a change without a quote, a late vote, an edit that changes a target, a
-lurker, an abstention, a tie the sheriff settles); the agent polls, rules, tallies and
-drafts on a game clock that moves ten minutes per pass; the demo director approves each
-manual draft after printing it and enters the nights' results. At the end it prints what
-the bot posted and the URL where the threads can be read in a browser.
+The simulator serves a Discuz-compatible forum on 127.0.0.1; the game is the project's
+config.toml — fourteen players, the rule set's composition, days on a [calendar] — with the
+script of ``forumbot.demo.nights.village_plan``: the bot opens each day's threads, the
+players vote (a change that quotes its vote, one that does not, a late vote, an edit after
+the bot saw the vote, a lurker, a 计票 request) and play the nights by PM to the bot, which
+answers each action, tells the seer and the witch what they learn, resolves each night and
+asks the 遗言; the demo director approves each manual draft and confirms each night after
+printing it. The wolves win in the third night: the bot announces it, posts the end post
+with the sealed deal's reveal and opens no fourth day. At the end it prints what the bot
+posted and the URL where the threads can be read in a browser.
 
 ``--director-by-pm``: the director acts by forum private message only — the bot tells
 them by PM what waits, and a scripted director on the forum reads those PMs and answers
-(批准, once 查看 first, once 驳回 and then the redraft approved, and the nights entered with
-夜晚 … then 确认). ``--desk``: you are the director, on the desk.
+(批准, once 查看 first, once 驳回 and then the redraft approved, each night 确认 with the code
+the bot gave). ``--desk``: you are the director, on the desk. ``--nights``: a three-day
+14人简易 game on threads the director made ([[days]]), the director by PM.
 """
 
 from __future__ import annotations
@@ -76,8 +81,8 @@ def setup_game(workdir: Path, *, clock: SimClock | None = None, sim: Simulator |
     sim = sim or Simulator(clock=clock)
     # The project's config.toml is the fourteen players of forumbot.demo.nights.village_plan:
     # its script is played on it, the identities dealt as the script needs.
-    from_config = plan is None and config_source is not None
-    if from_config:
+    from_config = config_source is not None
+    if from_config and plan is None:
         plan = village_plan()
     # A config from [calendar] without [[days]] (the project's config.toml): the director
     # creates no thread, the bot opens each day's (SPEC §11) and the players post in those.
@@ -91,7 +96,7 @@ def setup_game(workdir: Path, *, clock: SimClock | None = None, sim: Simulator |
             notify = {**notify, "director_uid": sim.data.user(DIRECTOR).uid}
         config = config_from(config_source, workdir / "game.toml", base_url, workdir / "game.sqlite",
                              notify=notify, fid=world.fid, plan=plan, **agent_settings)
-    elif plan is not None:  # a scripted game of its own (``--nights``: identities, nights by PM)
+    elif plan is not None:  # a scripted game with its own config (``--nights``: [[days]], nights by PM)
         config = write_config(workdir / "game.toml", world, base_url, workdir / "game.sqlite", plan=plan,
                               notify=notify, **agent_settings)
     else:
@@ -312,9 +317,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="the director acts by forum private message only: the bot tells them by PM, a "
                              "scripted director answers (批准 / 查看 / 驳回, the nights with 夜晚 … and 确认)")
     parser.add_argument("--nights", action="store_true",
-                        help="a 14人简易 game of 14 players whose nights the bot runs: the players send their "
-                             "actions by PM, the bot answers, resolves and proposes; the director (by PM) only "
-                             "approves and confirms")
+                        help="three days of a 14人简易 game on threads the director made ([[days]] in its "
+                             "config) instead of config.toml's calendar: the nights by PM as in the default, the "
+                             "director (by PM) only approves and confirms")
     args = parser.parse_args(argv)
     if args.desk and args.director_by_pm:
         parser.error("--desk and --director-by-pm are two ways to be the director: choose one")
@@ -518,15 +523,18 @@ def start_browser_director(game: Game, out, *, port: int | None = None, poll_sec
 
 
 def desk_waits(game: Game, out) -> Callable[[], bool]:
-    """True while a manual draft waits or a scripted night has not been entered."""
+    """True while a manual draft waits, a scripted night has not been entered or the bot's
+    resolution of a night waits for confirmation."""
     said: set[str] = set()
 
     def waiting() -> bool:
         drafts = director.waiting(game.rt)
         nights = [a for a in game.driver.actions[:game.driver.done]
                   if a.kind == "night" and game.rt.store.night_result(a.day) is None]
+        proposed = waiting_nights(game)  # the bot resolved a night: the director confirms it
         reason = (f"#{drafts[0].id}（{draft_kind_zh(drafts[0].kind)}）等待你批准" if drafts else
-                  f"第{nights[0].day}日前的夜晚等待你录入" if nights else "")
+                  f"第{nights[0].day}日前的夜晚等待你录入" if nights else
+                  f"第{proposed[0].night}晚的结算建议等待你在导演台确认" if proposed else "")
         if reason and reason not in said:
             said.add(reason)
             print(f"[{game.clock.now():%m-%d %H:%M}] {reason}", file=out)

@@ -400,6 +400,18 @@ def config_from(source: Path, path: Path, base_url: str, database: Path, *,
 END = at(3, "22:30")
 
 
+def classic_config(source: Path, path: Path) -> Path:
+    """The config ``source`` (the project's config.toml) for the eight players of ``script``
+    and no identities — the demo game before it grew to 14人简易's composition, its nights
+    entered by the director — for the tests that play that script on a [calendar]."""
+    doc = tomllib.loads(source.read_text(encoding="utf-8"))
+    doc["game"]["players"] = list(PLAYERS)
+    doc.setdefault("calendar", {})["days"] = len(DAYS)
+    doc.pop("identities", None)
+    path.write_text(dump_toml(doc), encoding="utf-8")
+    return path
+
+
 # ---------------------------------------------------------------------------------------
 # A load game (benchmarks): many players, many days, many posts.
 

@@ -25,7 +25,7 @@ import pytest
 
 from forumbot.demo.play import EXAMPLE_CONFIG, Game, desk_waits, play, setup_game, start_browser_director
 from forumbot.store.outbox import DraftKind, DraftState
-from forumbot.demo.scenario import BOT, PASSWORD, at
+from forumbot.demo.scenario import classic_config, demo_plan, BOT, PASSWORD, at
 from tests.forumbot.test_desk_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, _need_browser
 
 PHONE = {"width": 390, "height": 844}
@@ -186,7 +186,9 @@ def run(tmp_path_factory) -> Run:
     sync_playwright = _need_browser()
     ARTIFACTS.mkdir(exist_ok=True)
     os.environ["FORUMBOT_PASSWORD"] = PASSWORD
-    game = setup_game(tmp_path_factory.mktemp("desk-demo"), config_source=EXAMPLE_CONFIG,
+    folder = tmp_path_factory.mktemp("desk-demo")
+    # The eight-player script whose nights the director enters on the desk, on config.toml's calendar
+    game = setup_game(folder, config_source=classic_config(EXAMPLE_CONFIG, folder / "classic.toml"), plan=demo_plan(),
                       poll_interval_seconds=600, poll_jitter_seconds=60)
     said = Said()
     stop = threading.Event()

@@ -19,7 +19,7 @@ from forumbot.demo import play as demo
 from forumbot.demo.play import PmDirector, bot_posts, play_by_pm, pm_director, setup_game
 from forumbot.store.marker import find_marker_in_text
 from forumbot.store.outbox import DraftKind, DraftState, Policy
-from forumbot.demo.scenario import BOT, DIRECTOR, GAME_START, PASSWORD
+from forumbot.demo.scenario import classic_config, demo_plan, BOT, DIRECTOR, GAME_START, PASSWORD
 from forumbot.simulator import SimClock, Simulator
 from forumbot.store import EventKind
 from tests.forumbot.notify_support import body
@@ -34,7 +34,8 @@ def played(request, tmp_path_factory):
     clock = SimClock(start=GAME_START - timedelta(minutes=20))
     sim = Simulator(clock=clock, discuz=discuz, charset=charset)
     game = setup_game(tmp_path_factory.mktemp(f"pm-demo-{discuz}-{charset}"), clock=clock, sim=sim,
-                      config_source=demo.EXAMPLE_CONFIG, notify={"enabled": True})
+                      config_source=classic_config(demo.EXAMPLE_CONFIG, tmp_path_factory.mktemp("cfg") / "classic.toml"),
+                      plan=demo_plan(), notify={"enabled": True})
     by_pm = pm_director(game)
     try:
         play_by_pm(game, by_pm)
@@ -95,7 +96,10 @@ def test_notify_demo__python_m_forumbot_demo_director_by_pm_discuz_72():
     assert "只用论坛站内信操作" in text and "仍待处理的草稿：0 篇" in text
     assert "导演 → 机器人：批准 " in text
     assert re.search(r"机器人 → 导演：［[^］]+］【待你处理】", text)  # each PM names its game
-    assert "机器人发帖 24 篇" in text  # 9 + the calendar's: 6 threads, 6 reminders, 3 closing posts
+    # the 14-player game to the wolves' win: 6 threads, 6 reminders, 3 closing posts, the
+    # seal, 3 final counts, 3 announcements, 4 running counts and answers, the end post
+    assert "机器人发帖 27 篇" in text and "游戏结束帖" in text
+    assert text.count("导演 → 机器人：确认 ") == 3  # the three nights the bot resolved, confirmed by PM
 
 
 def test_notify_demo__desk_and_pm_together_are_refused(capsys):
