@@ -114,3 +114,31 @@ def test_extend__after_a_proposal_the_old_version_cannot_be_confirmed(tmp_path, 
     assert run(config, "night", "--extend", "1", "--phase", "女巫", "--minutes", "30", "--yes").exit_code == 0
     r = run(config, "night", "--confirm", "1", "--yes")
     assert r.exit_code != 0 and "之后阶段延长了，还在等：等待女巫行动（至 12-03 08:30）" in r.output
+
+
+def test_extend__the_desk_form_previews_then_applies(tmp_path, monkeypatch):
+    import re
+
+    from forumbot.desk.app import create_app
+    from forumbot.simulator import SimClock
+
+    config = game(tmp_path, monkeypatch, at(2, 21, 0))
+    monkeypatch.delenv("FORUMBOT_DESK_TOKEN", raising=False)
+    app = create_app(config, clock=SimClock(start=at(2, 21, 0)), secret_key=b"k" * 32)
+    app.testing = True
+    client = app.test_client()
+    page = client.get("/actions").get_data(as_text=True)
+    assert "预览延长" in page
+    token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+    form = {"csrf_token": token, "how": "minutes", "night": "1", "phase": "守卫", "minutes": "30分钟", "until": "",
+            "why": ""}
+    bad = client.post("/nights/extend", data=form, follow_redirects=True).get_data(as_text=True)
+    assert "没有“守卫”这个夜晚阶段" in bad
+    form["phase"] = "女巫"
+    shown = client.post("/nights/extend", data=form).get_data(as_text=True)
+    assert "女巫：12-02 21:30–12-03 08:00 → 12-02 21:30–12-03 08:30" in shown and "确认延长" in shown
+    assert extensions(config) == []
+    key = re.search(r'name="key" value="([^"]+)"', shown).group(1)
+    done = client.post("/nights/extend/apply", data={**form, "key": key}, follow_redirects=True)
+    assert "已记下：第1晚的女巫阶段延长 30 分钟" in done.get_data(as_text=True)
+    assert extensions(config) == [(1, "witch", 30, "director(desk)")]
