@@ -102,7 +102,9 @@ def preview_extension(rt: Runtime, request: ExtendRequest, now: datetime) -> Ext
         raise DirectorError("这局没有身份表（[identities]），夜晚由导演手动录入，没有夜晚阶段可延长")
     mode, night = config.night_mode, request.night
     if night < 1:
-        raise DirectorError(f"第零晚从发牌到第1日开始为止：要延长它，请改第1日的开始时间（{mode.title}的夜晚从第1晚起可延长）")
+        if mode.first_night > 0:
+            raise DirectorError(f"{mode.title}从第{mode.first_night}晚开始（没有第{night}晚）")
+        raise DirectorError("第零晚从发牌到第1日开始为止：要延长它，请改第1日的开始时间（从第1晚起可延长一个阶段）")
     state = current_state(config, rt.store)
     try:
         deadline = state.day(night).deadline

@@ -91,6 +91,8 @@ def test_extend__refusals_in_chinese(tmp_path, monkeypatch):
     assert r.exit_code != 0 and "请给出一种延长法" in r.output
     r = run(config, "night", "--extend", "9", "--phase", "女巫", "--minutes", "10")
     assert r.exit_code != 0 and "没有第9日" in r.output
+    r = run(config, "night", "--extend", "0", "--phase", "女巫", "--minutes", "10")
+    assert r.exit_code != 0 and "14人简易规则从第1晚开始（没有第0晚）" in r.output
     assert "Traceback" not in r.output
     # Confirmed: the night's phases are what they were.
     for who, words in ((WOLVES14[0], ("杀人", "春卷")), (SEER14, ("放弃",)), (WITCH14, ("放弃",))):
@@ -142,3 +144,14 @@ def test_extend__the_desk_form_previews_then_applies(tmp_path, monkeypatch):
     done = client.post("/nights/extend/apply", data={**form, "key": key}, follow_redirects=True)
     assert "已记下：第1晚的女巫阶段延长 30 分钟" in done.get_data(as_text=True)
     assert extensions(config) == [(1, "witch", 30, "director(desk)")]
+
+
+def test_extend__dual_guard_moves_the_phases_after_it(tmp_path, monkeypatch):
+    from tests.forumbot.identity_support import dual_game
+
+    config = dual_game(tmp_path, extra=f'[agent]\ndatabase = "{tmp_path / "g.sqlite"}"\n')
+    at_clock(monkeypatch, at(2, 21, 35))
+    open_runtime(config).close()
+    shown = json.loads(run(config, "night", "--extend", "1", "--phase", "守卫", "--minutes", "10", "--json").output)
+    assert [(s["phase"], s["new_start"][11:16], s["new_end"][11:16]) for s in shown["shifts"]] == [
+        ("守卫", "21:30", "21:50"), ("先知", "21:50", "22:00"), ("狼人", "22:00", "22:10"), ("女巫", "22:10", "22:20")]
