@@ -17,6 +17,7 @@ The commands (docs/decisions.md, "The director by forum PM"):
 ``截止 第N日 12-05 22:00`` / ``截止 第N日 现在``  move day N's deadline / close it now (answered
                                            with what it moves and a code to confirm)
 ``延长 第N日 1天``                          lengthen day N (likewise)
+``延长 夜N 女巫 30分钟`` / ``… 到 08:30``     lengthen one phase of night N (likewise)
 ``重开 第N日``                              open day N's locked voting thread again
 ``确认 CODE`` / ``确认 夜N``                 carry out what the code was given for; the bot's
                                            resolution of night N (games with identities)
@@ -150,6 +151,8 @@ class Command:
     when: str | None = None  # 截止: the new deadline as typed ("12-05 22:00"; the game reads it)
     now: bool = False  # 截止 现在
     span: str | None = None  # 延长: how long, as typed ("1天")
+    night: int | None = None  # 延长 夜N: the night whose phase is lengthened
+    phase: str | None = None  # … and the phase, as typed ("女巫")
 
 
 def normalise(text: str) -> str:
@@ -386,6 +389,8 @@ def _schedule(verb: Verb, word: str, typed: str, rest: str) -> Command:
         return Command(Verb.STATUS, word)  # "截止是几点？": the status says it
     if verb is Verb.REOPEN:
         return Command(verb, typed, day=day)
+    if verb is Verb.EXTEND and (n := _NIGHT_WORD.search(rest)) is not None:
+        return _night_extension(typed, n, rest)
     if verb is Verb.EXTEND:
         span = rest or None
         problem = None if span else "“延长”后面要写延长多久，例如：延长 第2日 1天"
@@ -394,6 +399,26 @@ def _schedule(verb: Verb, word: str, typed: str, rest: str) -> Command:
         return Command(verb, typed, day=day, now=True)
     problem = None if rest else "“截止”后面要写新的截止时间或「现在」，例如：截止 第2日 12-05 22:00，或 截止 第2日 现在"
     return Command(verb, typed, day=day, when=rest or None, problem=problem)
+
+
+_NIGHT_WORD = re.compile(r"夜\s*(?P<a>\d{1,3})\s*晚?|第\s*(?P<b>\d{1,3}|[一二三四五六七八九十两]{1,3})\s*晚")
+_PHASE_AND_AMOUNT = re.compile(r"^[\s:：,，、]*(?P<phase>[^\s\d:：,，、到至]+)?[\s:：,，、]*(?P<amount>.*?)\s*$")
+_UNTIL_WORD = re.compile(r"^(?:延长|推迟|改)?(?:到|至)\s*")
+
+
+def _night_extension(typed: str, n: re.Match[str], rest: str) -> Command:
+    """延长 夜2 女巫 30分钟 / 延长 第2晚 女巫 到 08:30: one phase of one night."""
+    night = _number(n.group("a") or n.group("b"))
+    m = _PHASE_AND_AMOUNT.match(rest[:n.start()] + " " + rest[n.end():])
+    assert m is not None  # every part is optional
+    phase, amount = m.group("phase"), m.group("amount").strip(" \t:：,，、。.!！")
+    until = None
+    if (t := _UNTIL_WORD.match(amount)) is not None:
+        until, amount = amount[t.end():].strip() or None, ""
+    problem = None
+    if not phase or not (amount or until):
+        problem = "“延长 夜N”后面要写阶段和延长多久，例如：延长 夜2 女巫 30分钟（或：延长 夜2 女巫 到 08:30）"
+    return Command(Verb.EXTEND, typed, night=night, phase=phase, span=amount or None, when=until, problem=problem)
 
 
 _CN = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}

@@ -12,7 +12,8 @@ its first counting use. What no longer stands is ``superseded``.
 The pack's order is final at the end of its phase, or earlier when every wolf of the pack
 has sent an order naming the same target (then 通灵 can be told; later orders are
 ``late``). The night is ready to propose (``closed_at``) at the end of its last phase, or
-earlier at the moment every acting identity has acted; an actor may still change its
+earlier at the moment every acting identity has acted — never before the end of a phase the
+director lengthened (``NightPlan.held_until``: the time was given to be used); an actor may still change its
 action until its own phase ends (救药 then 毒药: the last stands), and the proposal with it.
 
 Phases are ruled in their order, so a choice that depends on earlier ones (双身份: 解药 only
@@ -113,15 +114,20 @@ def judge(ctx: NightContext, actions: Iterable[Action], now: datetime | None = N
     acts = [a for a in night_actions(actions, ctx.night) if now is None or a.at <= now]
     moments = sorted({a.at for a in acts} | {p.end for p in ctx.plan.phases})
     closed_at = None
+    held = ctx.plan.held_until
     for moment in moments:
         if now is not None and moment > now:
             break
+        if held is not None and moment < held:
+            continue  # a lengthened phase is waited for to its end (its actor may change)
         run = _rule(ctx, acts, moment)
         if not _waiting(ctx, run, acts, moment):
             closed_at = moment
             break
     run = _rule(ctx, acts, now)
     waiting = () if closed_at is not None else _waiting(ctx, run, acts, now)
+    if closed_at is None and not waiting and held is not None and now is not None:
+        waiting = tuple((p.name, p.end) for p in ctx.plan.phases if p.extended > 0 and now < p.end)
     return _judgement(ctx, acts, run, closed_at, waiting, now)
 
 

@@ -43,9 +43,11 @@ class Phase:
     skills: tuple[Skill, ...]
     start: datetime
     end: datetime
+    extended: int = 0  # minutes the director added to this night's phase (negative: closed early)
 
     def describe(self) -> str:
-        return f"{self.name} {self.start:%H:%M}–{self.end:%H:%M}"
+        return f"{self.name} {self.start:%H:%M}–{self.end:%H:%M}" + (f"（延长 {self.extended} 分钟）"
+                                                                     if self.extended > 0 else "")
 
 
 @dataclass(frozen=True)
@@ -71,6 +73,13 @@ class NightPlan:
     @property
     def end(self) -> datetime:
         return max((p.end for p in self.phases), default=self.start)
+
+    @property
+    def held_until(self) -> datetime | None:
+        """The end of the last phase the director lengthened: the night is not proposed
+        before it even when everyone has acted (the time was given to be used — an actor
+        may still change its action until then). None: no phase lengthened."""
+        return max((p.end for p in self.phases if p.extended > 0), default=None)
 
     def phase(self, key: Identity) -> Phase | None:
         for phase in self.phases:
@@ -124,19 +133,23 @@ def lay_out(specs: tuple[PhaseSpec, ...], night: int, deadline: datetime,
             extra[ident] = extra.get(ident, 0) + minutes
     phases: list[Phase] = []
     previous_end = deadline
+    planned: list[datetime] = []  # each phase's end before the director's extensions
     for spec in specs:
         start = previous_end if spec.follows and phases else deadline
         length = lengths.get(spec.key, spec.until if spec.until is not None else spec.minutes)
         if isinstance(length, time):
             # 次日八点之前: the first such clock time after the phases before it have ended
-            # (a deadline at 07:30 does not give the witch half an hour).
-            latest = max([start, *(p.end for p in phases)])
-            end = next_clock(latest, length)
+            # (a deadline at 07:30 does not give the witch half an hour) — as planned: an
+            # extension of the wolves does not push the witch to the following morning; it
+            # only keeps her open until the wolves close when they would close after 08:00.
+            latest = max([start, *planned])
+            end = max([next_clock(latest, length), *(p.end for p in phases)])
         else:
             end = start + timedelta(minutes=length or 0)
-        end += timedelta(minutes=extra.get(spec.key, 0))
-        end = max(end, start)
-        phases.append(Phase(spec.key, spec.name, spec.skills, start, end))
+        planned.append(end)
+        added = extra.get(spec.key, 0)
+        end = max(end + timedelta(minutes=added), start)
+        phases.append(Phase(spec.key, spec.name, spec.skills, start, end, added))
         previous_end = end
     return NightPlan(night, deadline, tuple(phases))
 

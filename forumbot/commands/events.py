@@ -114,21 +114,35 @@ def identity_lost(config_path: str, name: str, why: str, day: int | None, at_tex
               help="有身份表的局：确认机器人对第N晚（第N日截止之后）的结算建议，按建议录入第N+1日的夜晚结果。")
 @click.option("--version", "version", type=int, default=None,
               help="与 --confirm 一起用：你看过的建议版本（建议已更新时不确认）。")
+@click.option("--extend", "extend_night", type=click.IntRange(min=0), default=None, metavar="N",
+              help="有身份表的局：延长第N晚的一个阶段（与 --phase 和 --minutes 或 --until 一起用）。")
+@click.option("--phase", default=None, metavar="阶段", help="与 --extend 一起用：哪个阶段（女巫、狼人、守卫……）。")
+@click.option("--minutes", type=click.IntRange(min=1), default=None, help="与 --extend 一起用：延长多少分钟。")
+@click.option("--until", "until_text", default=None, metavar="时间",
+              help="与 --extend 一起用：延长到什么时候，按论坛时区：08:30 或 '12-03 08:30'。")
+@click.option("--why", default="", help="与 --extend 一起用：为什么延长（记在日志里）。")
+@click.option("--json", "as_json", is_flag=True, help="与 --extend 一起用：只预览，输出 JSON（不改任何东西）。")
 @at_option
 @yes_option
 @friendly
 def night(config_path: str, day: int | None, out_: str, confirm_night: int | None, version: int | None,
-          at_text: str | None, assume_yes: bool) -> None:
-    """录入一夜的结果（双身份：谁失去了一个身份），或确认机器人的结算建议。
+          extend_night: int | None, phase: str | None, minutes: int | None, until_text: str | None, why: str,
+          as_json: bool, at_text: str | None, assume_yes: bool) -> None:
+    """录入一夜的结果（双身份：谁失去了一个身份），确认机器人的结算建议，或延长一晚的一个阶段。
 
     无论录入得多晚，结果都在 --day 那一日开始时生效。同时起草当日早上的公示，等你批准。
     有身份表的局，机器人收集夜晚行动并结算：用 --confirm N 确认第N晚的建议（forumbot status
-    --secrets 可看建议的全文）；直接用 --day/--out 录入则以你录入的为准。
+    --secrets 可看建议的全文）；直接用 --day/--out 录入则以你录入的为准。--extend N 延长第N晚
+    的一个阶段（之后依次进行的阶段随之顺延），先列出变化，确认后记下。
 
     \b
     例：forumbot night --day 3 --out 汤圆,饺子
     例：forumbot night --confirm 2
+    例：forumbot night --extend 2 --phase 女巫 --minutes 30
     """
+    if extend_night is not None:
+        _extend_night(config_path, extend_night, phase, minutes, until_text, why, as_json, assume_yes)
+        return
     if confirm_night is not None:
         _confirm_night(config_path, confirm_night, version, assume_yes)
         return
@@ -145,6 +159,30 @@ def night(config_path: str, day: int | None, out_: str, confirm_night: int | Non
             click.echo(f"第{day}日公示草稿 #{draft.id}（{draft_state_zh(draft.state)}）：forumbot show {draft.id}")
         else:
             _words_wait(rt, day, now)
+
+
+def _extend_night(config_path: str, night_number: int, phase: str | None, minutes: int | None,
+                  until_text: str | None, why: str, as_json: bool, assume_yes: bool) -> None:
+    """The deadline command's shape: preview (``--json``: only that), ask, keep."""
+    from forumbot.game import nightplan
+
+    with runtime(config_path) as rt:
+        if not phase:
+            raise gamelog.DirectorError("要写 --phase：延长哪个阶段（例：--phase 女巫）")
+        now = rt.clock.now()
+        request = nightplan.ExtendRequest(night_number, phase, span=f"{minutes}分钟" if minutes else None,
+                                          until=until_text, why=why)
+        shown = nightplan.preview_extension(rt, request, now)
+        if as_json:
+            click.echo(json.dumps(shown.as_json(), ensure_ascii=False, indent=2))
+            return
+        for line in shown.lines_zh():
+            click.echo(line)
+        if not assume_yes and not confirm("确认执行？"):
+            click.echo("未执行。")
+            raise SystemExit(1)
+        nightplan.extend_phase(rt, request, now)
+        click.echo(f"已记下：{shown.describe_zh()}。机器人下一轮按新的时间裁定行动和结算。")
 
 
 def _confirm_night(config_path: str, night_number: int, version: int | None, assume_yes: bool) -> None:

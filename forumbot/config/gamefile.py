@@ -74,7 +74,8 @@ DAY_KEYS = {
 EVENT_KEYS = {"kind", "at", "player", "why", "day", "players", "note", "cause"}
 IDENTITY_KEYS = {"file", "table", "tell_by_pm"}
 ACTION_KEYS = {"night", "actor", "skill", "target", "at"}
-NIGHT_KEYS = {"lengths"}
+NIGHT_KEYS = {"lengths", "extensions"}
+EXTENSION_KEYS = {"night", "phase", "minutes"}
 # The key of an identity file that holds the sealed deal's salt (``forumbot deal`` writes
 # it; a file written by hand may leave it out and the bot picks one when it seals).
 SALT_KEY = "盐"
@@ -522,7 +523,29 @@ class _Reader:
                 read.append((name, value))
             else:
                 raise self.fail(key, f"应为 1 到 1440 的分钟数，或次日的时刻如 \"08:00\"，实际是 {value!r}")
-        return NightSettings(lengths=tuple(read))
+        return NightSettings(lengths=tuple(read), extensions=self.extensions(table, mode))
+
+    def extensions(self, table: dict[str, Any], mode: Mode) -> tuple[tuple[int, str, int], ...]:
+        """``[[night.extensions]]``: the director's extension of one phase of one night (the
+        offline resolve's copy of what ``forumbot night --extend`` keeps in the store)."""
+        raw = table.get("extensions", [])
+        if not isinstance(raw, list) or not all(isinstance(e, dict) for e in raw):
+            raise self.fail("[[night.extensions]]", "应为表数组（每次延长一个 [[night.extensions]]）")
+        phases = "、".join(s.name for s in mode.phase_specs)
+        made: list[tuple[int, str, int]] = []
+        for index, entry in enumerate(raw, start=1):
+            where = f"[[night.extensions]] #{index}"
+            self.known(entry, EXTENSION_KEYS, where)
+            night = self.integer(entry, "night", f"{where}.night", required=True, minimum=1)
+            phase = self.text(entry, "phase", f"{where}.phase", required=True)
+            minutes = self.integer(entry, "minutes", f"{where}.minutes", required=True, minimum=1)
+            assert night is not None and phase is not None and minutes is not None
+            try:
+                phase_key(phase, mode.phase_specs)
+            except PlanError:
+                raise self.fail(f"{where}.phase", f"{mode.title}没有这个夜晚阶段（阶段：{phases}）") from None
+            made.append((night, phase, minutes))
+        return tuple(made)
 
     def sheet(self, table: dict[str, Any], mode: Mode, state: GameState) -> tuple[Sheet | None, str | None, Path | None]:
         if not table:

@@ -9,7 +9,9 @@ only the second POST — the same fields, confirmed — applies it.
 * the game's end;
 * the schedule (SPEC §11): a day's deadline moved, the day lengthened or closed now (the
   preview says what moves: the deadline, the change freeze, the days after it), and a
-  voting thread the bot closed opened again.
+  voting thread the bot closed opened again;
+* a night's phase lengthened (``forumbot.game.nightplan``: the preview lists each phase
+  that moves).
 
 If the effect changed between the two steps (the agent read new votes that turn a
 result, another draft went stale), the change is not applied: the new effect is shown to
@@ -38,6 +40,7 @@ from forumbot.desk.routes import (bp, domain_errors, field, int_field, local, pa
 from forumbot.game.director import DirectorError, EventSpec
 from forumbot.game.state import current_state, day_at
 from forumbot.game.gamelog import Applied
+from forumbot.game.nightplan import ExtendRequest, extend_phase, preview_extension
 from forumbot.game.runtime import Runtime
 
 CHANGED = "游戏在你确认之前有了变化，结果与刚才看到的不同：请再看一遍，确认后才会执行。"
@@ -612,6 +615,64 @@ def deadline_apply():
     except domain_errors() as exc:
         say_error(exc)
     return redirect(back)
+
+
+# ---------------------------------------------------------------- a night's phase lengthened
+
+NIGHTS_BACK = "desk.actions"
+
+
+def _extension_request() -> ExtendRequest:
+    how = field("how", what="延长法")
+    night = int_field("night", what="第几晚")
+    assert night is not None
+    phase, why = field("phase", what="阶段"), field("why", required=False)
+    if how == "minutes":
+        return ExtendRequest(night, phase, span=field("minutes", what="延长多久"), why=why)
+    if how == "until":
+        return ExtendRequest(night, phase, until=field("until", what="延长到什么时候"), why=why)
+    raise director.DirectorError("请选择延长法：延长多久，或延长到什么时候")
+
+
+def _extension_key(rt: Runtime, lines: tuple[str, ...]) -> str:
+    """What the confirmation was about: the extensions kept so far and the preview shown."""
+    kept = rt.store.night_extensions()
+    basis = f"{kept[-1].id if kept else 0}|" + "\n".join(lines)
+    return hashlib.sha256(basis.encode("utf-8")).hexdigest()[:16]
+
+
+def _extension_confirm(rt: Runtime, now: datetime, *, changed: bool = False) -> str:
+    shown = preview_extension(rt, _extension_request(), now)
+    lines = shown.lines_zh()
+    fields = [(name, request.form.get(name, "")) for name in ("how", "night", "phase", "minutes", "until", "why")]
+    return _confirm(rt, now, title="确认：延长夜晚阶段", impact=None, fields=[*fields, ("key", _extension_key(rt, lines))],
+                    action=url_for("desk.extend_night_apply"), verb="确认延长",
+                    back=url_for(NIGHTS_BACK, _anchor="bot-nights"),
+                    lines=[*lines, "确认后机器人按新的时间裁定行动和结算。"], changed=changed)
+
+
+@bp.post("/nights/extend")
+def extend_night_preview():
+    try:
+        with runtime_holder().use() as rt:
+            return _extension_confirm(rt, rt.clock.now())
+    except domain_errors() as exc:
+        say_error(exc)
+        return redirect(url_for(NIGHTS_BACK, _anchor="bot-nights"))
+
+
+@bp.post("/nights/extend/apply")
+def extend_night_apply():
+    try:
+        with runtime_holder().use() as rt:
+            now = rt.clock.now()
+            if _extension_key(rt, preview_extension(rt, _extension_request(), now).lines_zh()) != request.form.get("key"):
+                return _extension_confirm(rt, now, changed=True)
+            done = extend_phase(rt, _extension_request(), now, actor=director.DIRECTOR_DESK)
+            flash(f"已记下：{done.describe_zh()}", "ok")
+    except domain_errors() as exc:
+        say_error(exc)
+    return redirect(url_for(NIGHTS_BACK, _anchor="bot-nights"))
 
 
 @bp.post("/schedule/reopen")

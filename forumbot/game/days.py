@@ -148,11 +148,16 @@ def _with_record(window: DayWindow, kept: StoredDay) -> DayWindow:
 
 
 def with_store_days(config: GameConfig, store: Store) -> GameConfig:
-    """The config as the game now stands: its days those of ``game_windows``."""
+    """The config as the game now stands: its days those of ``game_windows``, its nights'
+    phases with the director's extensions (``forumbot.game.nightplan``) after the config's."""
     origin = config.origin or config
     days = game_windows(origin, store)
+    settings = origin.night_settings
+    kept = tuple((e.night, e.phase, e.minutes) for e in store.night_extensions())
+    if kept:
+        settings = replace(settings, extensions=(*settings.extensions, *kept))
     return replace(origin, state=replace(origin.state, days=days), origin=origin,
-                   changes=applicable(origin, changes_of(store)))
+                   changes=applicable(origin, changes_of(store)), night_settings=settings)
 
 
 def sync_days(config: GameConfig, store: Store, at: datetime) -> bool:

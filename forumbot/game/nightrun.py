@@ -326,11 +326,15 @@ def confirm(rt: Runtime, night: int, now: datetime, *, actor: str, version: int 
     if not active(rt):
         raise DirectorError("这局没有身份表（[identities]），没有机器人结算的夜晚可确认")
     with rt.store.write():
-        proposal, _, _ = propose(rt, night, now)
+        proposal, _, result = propose(rt, night, now)
         if proposal is None:
             raise DirectorError(f"第{night}晚还没有结算建议（夜晚还没结束，或还在等行动）")
         if proposal.state == "corrected":
             raise DirectorError(f"第{night}晚已由导演直接录入，以导演录入的为准")
+        if proposal.state == "proposed" and result is not None and not result.ready:
+            # A phase lengthened after the proposal was made: it is not the night's result yet.
+            raise DirectorError(f"第{night}晚的结算建议（第{proposal.version}版）之后阶段延长了，还在等："
+                                + "；".join(result.pending()))
         out = tuple(str(p) for p in proposal.data.get("out") or ())
         try:
             applied = enter(rt, EventSpec("night", day=night + 1, players=out), now, actor=actor)

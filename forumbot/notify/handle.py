@@ -129,6 +129,8 @@ class Handler:
             return self._preview(c, self._night_spec(c))
         if c.verb is Verb.SHERIFF:
             return self._preview(c, EventSpec("sheriff", player=c.player))
+        if c.verb is Verb.EXTEND and c.night is not None:
+            return self._preview_extension(c)
         if c.verb in (Verb.DEADLINE, Verb.EXTEND):
             return self._preview_schedule(c)
         if c.verb is Verb.REOPEN:
@@ -316,6 +318,39 @@ class Handler:
         return (f"已记下：{plain(shown.change.describe_zh())}。机器人下一轮按新的时间提醒和截止",
                 {"result": "done", "ref": str(ref), "change": shown.change.describe_zh()})
 
+    # -- a night's phase lengthened (SPEC §10.2): 延长 夜N 女巫 30分钟, previewed, then 确认 -----
+
+    def _extension_basis(self) -> str:
+        kept = self.rt.store.night_extensions()
+        return f"nights:{kept[-1].id if kept else 0}"
+
+    def _preview_extension(self, c: Command) -> tuple[str, dict[str, Any]]:
+        from forumbot.game import nightplan
+
+        assert c.night is not None and c.phase is not None
+        request = nightplan.ExtendRequest(c.night, c.phase, span=c.span, until=c.when)
+        shown = nightplan.preview_extension(self.rt, request, self.now)
+        # The minutes are read now: 确认 later carries out exactly what was previewed.
+        payload = {"kind": "night_extension", "night": shown.night, "phase": shown.phase.value,
+                   "minutes": shown.minutes, "basis": self._extension_basis(), "command": c.text}
+        code = self.codes.event_code(payload, at=self.now)
+        lines = [plain(line) for line in shown.lines_zh()]
+        lines.append(f"确认请回复「确认 {code}」（这次预览的编号，只能用一次；阶段有变化需重新发送）")
+        return "\n".join(lines), {"result": "previewed", "code": code, "change": shown.describe_zh()}
+
+    def _confirm_extension(self, ref: Ref, code: Code) -> tuple[str, dict[str, Any]]:
+        from forumbot.game import nightplan
+
+        p = code.payload
+        if p.get("basis") != self._extension_basis():
+            return (f"编号 {ref} 已失效：预览之后夜晚的阶段有了变化，请重新发送「{p.get('command', '')}」看最新的影响",
+                    {"result": "refused", "ref": str(ref), "why": "changed"})
+        request = nightplan.ExtendRequest(int(p["night"]), str(p["phase"]), span=f"{int(p['minutes'])}分钟")
+        shown = nightplan.extend_phase(self.rt, request, self.now, actor=ACTOR)
+        self.codes.use(code.code, at=self.now, pmid=self.pmid)
+        return (f"已记下：{plain(shown.describe_zh())}。机器人下一轮按新的时间裁定行动和结算",
+                {"result": "done", "ref": str(ref), "change": shown.describe_zh()})
+
     def _confirm(self, ref: Ref) -> tuple[str, dict[str, Any]]:
         from forumbot.game import gamelog
 
@@ -337,6 +372,8 @@ class Handler:
                     {"result": "refused", "ref": str(ref), "why": "expired"})
         if p.get("kind") == "schedule":
             return self._confirm_schedule(ref, code)
+        if p.get("kind") == "night_extension":
+            return self._confirm_extension(ref, code)
         if p.get("kind") == "night_proposal":  # the bot's resolution of a night: its version decides
             said, effect = self._confirm_night(int(p["night"]), p.get("version"), ref)
             if effect.get("result") == "done":

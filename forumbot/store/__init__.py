@@ -16,7 +16,7 @@ from forumbot.store.days import DayChange, DaysMixin, StoredDay
 from forumbot.store.cards import CardsMixin, ProposalDecidedError, UnknownProposalError
 from forumbot.store.codec import NaiveDatetimeError
 from forumbot.store.identity import FOREIGN_GAME, STATE_CONFLICT, IdentityMixin
-from forumbot.store.nights import NightActionRecord, NightProposal, NightsMixin, ProposalStateError
+from forumbot.store.nights import NightActionRecord, NightExtension, NightProposal, NightsMixin, ProposalStateError
 from forumbot.store.posts import PostsMixin, UnknownPostError
 from forumbot.store.records import (
     Actor,
@@ -60,6 +60,7 @@ __all__ = [
     "EventKind",
     "NaiveDatetimeError",
     "NightActionRecord",
+    "NightExtension",
     "NightProposal",
     "ProposalStateError",
     "NightResult",

@@ -15,6 +15,9 @@ these tables.
 * ``night_told`` — what a player or the director has been sent about the nights, by a key
   (``answer:<pmid>``, ``feedback:<night>:<skill>:<player>``, ``identity:<player>``, …), with
   the PM row (``notify_pms``) that carries it: each is queued exactly once.
+* ``night_extensions`` — append-only: the director's extensions of one phase of one night
+  (the phase by its identity's code, the minutes added), with who, when and why. Not secret
+  (a phase's name says nothing of who holds it): audited in full.
 * ``night_proposals`` — a night's resolution as proposed, versioned by content (a new
   version only when it changed); ``confirmed`` when the director confirmed one, with the §9
   events it became; ``corrected`` when the director entered the night by hand instead.
@@ -31,7 +34,7 @@ from typing import Any
 from forumbot.store.base import StoreBase
 from forumbot.store.codec import canonical_json, iso, parse_time, parse_time_or_none, sha256_hex
 
-__all__ = ["LastWords", "NightActionRecord", "NightProposal", "NightsMixin", "ProposalStateError"]
+__all__ = ["LastWords", "NightActionRecord", "NightExtension", "NightProposal", "NightsMixin", "ProposalStateError"]
 
 SOURCES = ("pm", "director", "config")
 PROPOSAL_STATES = ("proposed", "confirmed", "corrected", "superseded")
@@ -60,6 +63,17 @@ class NightActionRecord:
     @property
     def by_director(self) -> bool:
         return self.source == "director"
+
+
+@dataclass(frozen=True)
+class NightExtension:
+    id: int
+    night: int
+    phase: str  # the acting identity's code (``engine.night.Identity`` value)
+    minutes: int
+    at: datetime  # the game time the director made it
+    actor: str
+    why: str
 
 
 @dataclass(frozen=True)
@@ -110,6 +124,7 @@ def _proposal(r: Mapping[str, Any]) -> NightProposal:
 
 
 class NightsMixin(StoreBase):
+    days_revision: int  # DaysMixin's: an extension changes the schedule too
     # -- actions ---------------------------------------------------------------------
 
     def add_night_action(self, night: int, actor: str, skill: str, targets: Sequence[str], *, at: datetime,
@@ -251,6 +266,25 @@ class NightsMixin(StoreBase):
 
     def identity_orders(self) -> dict[str, str]:
         return {r["player"]: r["first"] for r in self.db.query("SELECT player, first FROM night_orders ORDER BY player")}
+
+    # -- the director's extensions ----------------------------------------------------
+
+    def night_extensions(self) -> tuple[NightExtension, ...]:
+        return tuple(NightExtension(r["id"], r["night"], r["phase"], r["minutes"], parse_time(r["at"]), r["actor"],
+                                    r["why"] or "")
+                     for r in self.db.query("SELECT * FROM night_extensions ORDER BY id"))
+
+    def add_night_extension(self, night: int, phase: str, minutes: int, *, at: datetime, actor: str,
+                            why: str = "") -> NightExtension:
+        with self.write() as conn:
+            cur = conn.execute("INSERT INTO night_extensions (night, phase, minutes, at, actor, why)"
+                               " VALUES (?, ?, ?, ?, ?, ?)", (night, phase, minutes, iso(at), actor, why))
+            made = NightExtension(int(cur.lastrowid or 0), night, phase, minutes, at, actor, why)
+            # The nights' phases are part of the schedule ``Runtime.config`` derives again.
+            self.days_revision += 1
+            self.audit(actor, "night.extend", {"extension": made.id, "night": night, "phase": phase,
+                                               "minutes": minutes, "why": why}, at=at)
+        return made
 
     # -- proposals -------------------------------------------------------------------
 

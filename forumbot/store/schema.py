@@ -400,6 +400,19 @@ def _v13_last_words(db: sqlite_utils.Database) -> None:
 
 Migration = Callable[[sqlite_utils.Database], None]
 
+def _v14_night_extensions(db: sqlite_utils.Database) -> None:
+    """The director's extensions of one phase of one night (SPEC §10.2), append-only, in the
+    order made: the night, the phase (the acting identity's code), the minutes added, with
+    who, when and why. Never updated: a night's phases are always the rule set's layout
+    with the config's lengths and extensions and all of these applied."""
+    db["night_extensions"].create(
+        {"id": int, "night": int, "phase": str, "minutes": int, "at": str, "actor": str, "why": str},
+        pk="id",
+        not_null={"night", "phase", "minutes", "at", "actor"},
+    )
+    db["night_extensions"].create_index(["night"])
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     _v1_posts_state_audit,
     _v2_snapshots_cards,
@@ -414,6 +427,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     _v11_nights,
     _v12_days,
     _v13_last_words,
+    _v14_night_extensions,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -157,3 +157,20 @@ def test_routing__each_command_to_the_game_it_names(text, owners, commands, note
 def test_routing__the_question_lists_the_games_and_how_to_name_them():
     [note] = _route("平安夜 第2日", {"甲": set(), "乙": set()}).notes
     assert "你是 2 局游戏的导演（甲、乙）" in note.text and "例如：甲 平安夜 第2日" in note.text
+
+
+@pytest.mark.parametrize("text, night, phase, span, when", [
+    ("延长 夜2 女巫 30分钟", 2, "女巫", "30分钟", None),
+    ("延长 第2晚 女巫 到 08:30", 2, "女巫", None, "08:30"),
+    ("延长夜1守卫10分钟", 1, "守卫", "10分钟", None),
+    ("延长 夜3 狼人至8:30", 3, "狼人", None, "8:30"),
+])
+def test_commands__a_nights_phase_extended(text, night, phase, span, when):
+    c = one(text)
+    assert (c.verb, c.night, c.phase, c.span, c.when, c.problem) == (Verb.EXTEND, night, phase, span, when, None)
+
+
+def test_commands__a_nights_extension_without_its_phase_or_length_says_what_is_missing():
+    assert "后面要写阶段和延长多久" in one("延长 夜2").problem
+    assert "后面要写阶段和延长多久" in one("延长 夜2 女巫").problem
+    assert one("延长 第2日 1天").night is None  # the day's 延长 as before

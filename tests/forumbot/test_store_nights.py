@@ -80,3 +80,29 @@ def test_nights__it_survives_reopening(tmp_path):
         s.add_night_action(2, "饺子", "kill", ["包子"], at=T, source="pm", entered_by="player(pm)", now=T, pmid=3)
     with Store(tmp_path / "g.sqlite") as s:
         assert [(a.night, a.actor, a.pmid) for a in s.night_actions()] == [(2, "饺子", 3)]
+
+
+def test_nights__extensions_are_an_append_only_log_with_an_audit_and_survive_reopening(tmp_path):
+    with Store(tmp_path / "g.sqlite") as s:
+        a = s.add_night_extension(1, "witch", 30, at=T, actor="director", why="女巫说要晚点")
+        b = s.add_night_extension(1, "witch", 15, at=T + timedelta(minutes=5), actor="director(pm)")
+        assert (a.id, b.id) == (1, 2)
+        audit = [(e.action, e.detail) for e in s.audit_log() if e.action == "night.extend"]
+        assert audit == [("night.extend", {"extension": 1, "night": 1, "phase": "witch", "minutes": 30,
+                                           "why": "女巫说要晚点"}),
+                         ("night.extend", {"extension": 2, "night": 1, "phase": "witch", "minutes": 15, "why": ""})]
+    with Store(tmp_path / "g.sqlite") as s:
+        assert [(e.night, e.phase, e.minutes, e.at, e.actor) for e in s.night_extensions()] == [
+            (1, "witch", 30, T, "director"), (1, "witch", 15, T + timedelta(minutes=5), "director(pm)")]
+
+
+def test_nights__an_old_file_gains_the_extensions_table(tmp_path):
+    from forumbot.store import SCHEMA_VERSION, migrate, schema_version
+    import sqlite_utils
+
+    db = sqlite_utils.Database(tmp_path / "old.sqlite")
+    migrate(db, target=SCHEMA_VERSION - 1)
+    assert "night_extensions" not in db.table_names()
+    db.close()
+    with Store(tmp_path / "old.sqlite") as s:
+        assert schema_version(s.db) == SCHEMA_VERSION and s.night_extensions() == ()
