@@ -125,14 +125,15 @@ def _opened_tid(rt: Runtime, key: str) -> int | None:
 def play(game: Game, *, until: datetime | None = None, step: timedelta = timedelta(minutes=10),
          approve: bool = True, on_tick: Callable[[TickReport], None] | None = None,
          on_approve: Callable[[Draft], None] | None = None,
-         on_confirm: Callable[[NightProposal], None] | None = None,
+         on_confirm: Callable[[NightProposal], None] | None = None, confirm_nights: bool = False,
          wait_for_director: Callable[[], bool] | None = None) -> None:
     """Advance the game clock ``step`` per pass: players post what is due, the agent
     ticks, the director approves what waits (printing it first via ``on_approve``).
 
     With ``wait_for_director`` the game clock stands still while it returns True (a
-    person deciding on the desk) instead of the demo director approving. The director
-    confirms each night the bot proposes as it stands (``on_approve`` sees it first).
+    person deciding on the desk) instead of the demo director approving. With
+    ``confirm_nights`` the director also confirms each night the bot proposes as it stands
+    (``on_confirm`` sees it first).
     ``until``: the game's own end by default."""
     until = until or game.until
     game.agent.start()
@@ -154,7 +155,7 @@ def play(game: Game, *, until: datetime | None = None, step: timedelta = timedel
                 if on_approve:
                     on_approve(draft)
                 game.approved.append(director.approve(game.rt, draft.id, game.clock.now()))
-            for proposal in waiting_nights(game):
+            for proposal in waiting_nights(game) if confirm_nights else ():
                 if on_confirm:
                     on_confirm(proposal)
                 nightrun.confirm(game.rt, proposal.night, game.clock.now(), actor="director",
@@ -389,7 +390,7 @@ def main(argv: list[str] | None = None) -> int:
                 by_pm = pm_director(game, None if args.quiet else out)
                 play_by_pm(game, by_pm, on_tick=narrate)
             else:
-                play(game, on_tick=narrate, on_approve=show, on_confirm=show_night)
+                play(game, on_tick=narrate, on_approve=show, on_confirm=show_night, confirm_nights=True)
             posts = bot_posts(game)
             print("\n══ 机器人发的帖 ══", file=out)
             for subject, pid, message in posts:

@@ -35,7 +35,7 @@ def game(request, tmp_path_factory) -> Game:
     try:
         assert g.rt.config.calendar is not None and all(d.vote_thread is None for d in g.rt.base_config.days)
         assert g.rt.config.identities is not None and len(g.rt.config.days) == 14  # one day per player at most
-        play(g)
+        play(g, confirm_nights=True)
         yield g
     finally:
         g.close()
