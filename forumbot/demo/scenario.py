@@ -239,16 +239,21 @@ class Driver:
     done: int = 0
     pids: dict[str, int] = field(default_factory=dict)
     # May the due action go on the forum yet? (False holds it and every later one back; it
-    # still carries its scripted time.) For tests that need the bot to have seen a post
-    # before it is edited, whatever the machine's load.
+    # still carries its scripted time — but a PM held back is stamped when it goes, as the
+    # forum stamps a PM on arrival.) For tests that need the bot to have seen a post before
+    # it is edited, or to have asked a player before they answer, whatever the machine's load.
     gate: Callable[[Action], bool] | None = None
+    _held: int = -1  # the action the gate held back last
 
     def apply_due(self, now: datetime) -> list[Action]:
         applied = []
         while self.done < len(self.actions) and self.actions[self.done].when <= now:
             action = self.actions[self.done]
             if self.gate is not None and not self.gate(action):
+                self._held = self.done
                 break
+            if action.kind == "pm" and self._held == self.done:
+                action = replace(action, when=now)
             if action.thread and self.world.tid(action.thread) is None:
                 break  # the bot has not opened that thread yet: the players wait for it
             if action.kind == "post" and action.when < self._opened_at(action.thread):

@@ -218,7 +218,7 @@ class NightPm:
         for uid in sorted(targets):
             if uid == director or uid not in by_uid:
                 continue
-            messages = self._conversation(uid)
+            messages, previous = self._conversation(uid)
             fresh = [m for m in messages if not m.own and not self.rt.store.night_message_handled(m.id)]
             deferred = []
             for message in fresh:
@@ -242,12 +242,23 @@ class NightPm:
                     log.error("夜晚站内信：处理第 %d 条消息时出错（%s），下一轮再试", message.id, type(exc).__name__)
             if fresh:
                 reread.append(uid)
-            if deferred:  # read again from before the first one kept waiting
-                self.rt.store.set_meta(f"nights:since:{uid}", str(min(deferred) - 1))
+            self._read_from(uid, previous, [m.id for m in fresh if not self.rt.store.night_message_handled(m.id)])
         self.rt.store.set_meta("nights:reread", json.dumps(reread))
 
-    def _conversation(self, uid: int) -> list[PrivateMessage]:
-        """The conversation from one read behind the newest id seen."""
+    def _read_from(self, uid: int, previous: int | None, unhandled: list[int]) -> None:
+        """Where the next read of the conversation starts: one read behind (the newest id
+        the pass before saw), and never past a message not handled yet — kept waiting, or
+        failed. Moved only once this pass's messages were handled: a pass killed between
+        reading a message and keeping it leaves the start where it was, so the restarted
+        agent reads the message again (it used to move when read, and two lives killed
+        there lost the message: a 放弃遗言 never kept nor answered)."""
+        starts = ([previous] if previous is not None else []) + ([min(unhandled) - 1] if unhandled else [])
+        if starts:
+            self.rt.store.set_meta(f"nights:since:{uid}", str(min(starts)))
+
+    def _conversation(self, uid: int) -> tuple[list[PrivateMessage], int | None]:
+        """The conversation from one read behind the newest id seen, and the newest id
+        the pass before saw (where the next read starts once these are handled)."""
         client = self.notifier.client
         assert client is not None
         store = self.rt.store
@@ -255,13 +266,11 @@ class NightPm:
         messages = client.read_conversation(uid, since_id=since)
         top = max([m.id for m in messages] + [self.notifier.meta_int(f"nights:top:{uid}") or 0])
         previous = self.notifier.meta_int(f"nights:top:{uid}")
-        if previous is not None:
-            store.set_meta(f"nights:since:{uid}", str(previous))
         store.set_meta(f"nights:top:{uid}", str(top))
         # The PM box looks for an interrupted send after the newest id known in the conversation.
         known = self.notifier.conversation_top(uid) or 0
         store.set_meta(f"notify:top:{uid}", str(max(known, top)))
-        return messages
+        return messages, previous
 
     # ------------------------------------------------------------------ one message
 

@@ -1,7 +1,7 @@
 """HTTP plumbing: a threaded stdlib server on 127.0.0.1 in front of the forum logic.
 
 ``ServerCore`` is what any generation's forum gets from the server: injected faults, CC
-protection, the request log and the harness's ``on_bot_post`` hook. ``FORUM_SERVERS``
+protection, the request log and the harness's ``on_bot_post`` / ``on_bot_pm`` hooks. ``FORUM_SERVERS``
 pairs it with each generation's routes (``x3/``, ``d72/``). The handler decodes the
 request (query in the site charset; the form in the charset the generation says, e.g.
 UTF-8 for X3's mobile API and phones, as Discuz converts mobile input), and writes the
@@ -21,6 +21,7 @@ from forumbot.simulator.app import ForumBase, Visit
 from forumbot.simulator.d72.routes import D72Routes
 from forumbot.simulator.faults import Fault, FaultPlan, PlannedFault
 from forumbot.simulator.model import StoredPost
+from forumbot.simulator.pm import PmMessage
 from forumbot.simulator.wire import (
     Request,
     RequestRecord,
@@ -42,6 +43,7 @@ class ServerCore(ForumBase):
     ``on_bot_post`` is called in the server thread right after the forum stored a post by
     ``bot_name`` and BEFORE the response is written: the crash harness kills the agent
     there, inside the window between "the forum has the post" and "the agent recorded it".
+    ``on_bot_pm`` is the same for a PM the bot sent (the forum stored it, no answer yet).
     """
 
     def __init__(self, *args: object, faults: FaultPlan, **kwargs: object) -> None:
@@ -51,10 +53,12 @@ class ServerCore(ForumBase):
         self._log_lock = threading.Lock()
         self.bot_name: str | None = None
         self.on_bot_post: Callable[[StoredPost], None] | None = None
+        self.on_bot_pm: Callable[[PmMessage], None] | None = None
 
     def dispatch(self, req: Request, fault: PlannedFault | None) -> Response:
-        first = self.data._next_pid
+        first, first_pm = self.data._next_pid, self.data.pms._next_pmid
         response = self._dispatch(req, fault)
+        self._bot_pms(req, first_pm)
         hook = self.on_bot_post
         if hook is not None and req.method == "POST" and self.bot_name:
             for pid in range(first, self.data._next_pid):
@@ -64,6 +68,16 @@ class ServerCore(ForumBase):
         if fault is not None and fault.after > 0:
             time.sleep(fault.after)  # slow AFTER handling: stored, but the answer is late
         return response
+
+    def _bot_pms(self, req: Request, first: int) -> None:
+        hook = self.on_bot_pm
+        if hook is None or req.method != "POST" or not self.bot_name:
+            return
+        bot = self.data.user_by_name(self.bot_name)
+        for pmid in range(first, self.data.pms._next_pmid):
+            message = self.data.pms.message(pmid)
+            if message is not None and bot is not None and message.fromuid == bot.uid:
+                hook(message)
 
     def _dispatch(self, req: Request, fault: PlannedFault | None) -> Response:
         if fault is not None and fault.kind is Fault.SESSION_EXPIRE:

@@ -62,7 +62,42 @@ def play_nights(tmp: Path, discuz: str = "x3", charset: str = "utf-8") -> Nights
     return NightsGame(game, director)
 
 
-__all__ = ["DIRECTOR", "IDENTITY_WORDS", "MARKER", "NightsGame", "PLAYERS14", "SHEET14", "body", "play_nights"]
+__all__ = ["ANSWERS", "DIRECTOR", "IDENTITY_WORDS", "LAST_WORDS", "MARKER", "NightsGame", "PLAYERS14", "SHEET14",
+           "answers_to", "body", "bot_said", "play_nights", "played_by_pm", "words_plan"]
+
+# How the bot's answer to a player's message begins (nightpm: 已收到 / why not).
+ANSWERS = ("已收到", "未计入", "未读懂", "未公布")
+
+
+def answers_to(sim: Simulator, who: str) -> tuple[list[str], list[str]]:
+    """(what ``who`` sent the bot, the bot's answers to them): one answer per message."""
+    bot, uid = sim.data.user(BOT).uid, sim.data.user(who).uid
+    pms = sim.pms_between(BOT, who)
+    return ([m.text for m in pms if m.fromuid == uid],
+            [body(m.text) for m in pms if m.fromuid == bot and body(m.text).startswith(ANSWERS)])
+
+
+# 遗言 by PM in the nights game (tests of SPEC §10.5): 汤圆 (out in night 1) leaves words
+# with Discuz codes and tries to change them, 麻花 (living) has none to leave, 包子 (voted
+# out on day 2) declines, 春卷 (poisoned in night 2) answers after the morning's announcement.
+LAST_WORDS = ("遗言 [b]我是好人[/b]，[color=red]大家[/color]看[url=http://127.0.0.1/x]月饼[/url]"
+              "[img]http://127.0.0.1/a.png[/img]\n[size=5]再见[/size]😀")
+
+
+def words_plan():
+    from dataclasses import replace
+
+    from forumbot.demo.scenario import night_pm
+
+    plan = nights_plan()
+    extra = [
+        night_pm(1, "06:30", "汤圆", LAST_WORDS, next_day=True),  # out in night 1 (confirmed), before the morning
+        night_pm(1, "06:40", "汤圆", "遗言 我改主意了", next_day=True),  # never changed
+        night_pm(1, "06:50", "麻花", "遗言 我还活着"),  # not out: nothing to leave
+        night_pm(2, "23:50", "包子", "放弃遗言"),  # voted out on day 2: declines
+        night_pm(3, "15:00", "春卷", "遗言 [i]太晚了[/i]"),  # poisoned in night 2: after the morning's announcement
+    ]
+    return replace(plan, actions=sorted(plan.actions + extra, key=lambda x: x.when))
 
 
 def played_by_pm(plan, discuz: str, charset: str, prefix: str):

@@ -21,7 +21,7 @@ from forumbot.demo.harness import KillOptions, run_with_kills
 from forumbot.demo.nights import ELDER, PLAYERS14, SEER, WITCH, nights_plan
 from forumbot.demo.scenario import BOT
 from forumbot.game.runtime import open_runtime
-from tests.forumbot.nights_support import MARKER, body
+from tests.forumbot.nights_support import MARKER, answers_to, body
 
 AGENT = {"min_request_interval_seconds": 1, "poll_jitter_seconds": 30}
 
@@ -71,10 +71,8 @@ def test_nights_crash__the_nights_are_the_uninterrupted_runs(rt):
 
 def test_nights_crash__every_player_message_is_answered_exactly_once(run):
     for who in PLAYERS14:
-        sent = _pms(run, BOT, who, sent_by=who)
-        answered = [m for m in _pms(run, BOT, who, sent_by=BOT)
-                    if body(m.text).startswith(("已收到", "未计入", "未读懂"))]
-        assert len(answered) == len(sent), (who, [m.text for m in sent], [m.text for m in answered])
+        sent, answered = answers_to(run.game.sim, who)
+        assert len(answered) == len(sent), (who, sent, answered)
         told = [m for m in _pms(run, BOT, who, sent_by=BOT) if "你的身份" in m.text]
         assert len(told) == 1, who
 

@@ -1,5 +1,6 @@
 """遗言 by PM (SPEC §10.5, issue 20 item 4) in the 14人简易 game of forumbot.demo.nights over
-real HTTP on the simulator (Discuz! X3.5): the first four out (as many as the wolves) are
+real HTTP on the simulator (Discuz! X3.5 UTF-8 and 7.2 GBK, whose PM view shows the words
+rendered, not as typed): the first four out (as many as the wolves) are
 asked once, when their out is recorded; the words go into the next morning announcement
 as plain text (Discuz codes removed: 遗言中禁止使用Discuz!代码), kept once and never
 changed; the announcement waits for them; a declined 遗言 shows nothing; the words are
@@ -7,42 +8,28 @@ secret until the announcement that carries them goes out."""
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import tempfile
+from html import unescape
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
 
-from forumbot.demo.nights import nights_plan
 from forumbot.demo.play import pm_director, play_by_pm, setup_game
-from forumbot.demo.scenario import PASSWORD, night_pm
+from forumbot.demo.scenario import PASSWORD
 from forumbot.simulator import SimClock, Simulator
 from forumbot.store.outbox import DraftKind, DraftState
-from tests.forumbot.nights_support import DIRECTOR, MARKER, NightsGame, body
-
-WORDS = "遗言 [b]我是好人[/b]，[color=red]大家[/color]看[url=http://127.0.0.1/x]月饼[/url]\n再见"
+from tests.forumbot.nights_support import DIRECTOR, MARKER, NightsGame, body, words_plan
 
 
-def words_plan():
-    plan = nights_plan()
-    extra = [
-        night_pm(1, "06:30", "汤圆", WORDS, next_day=True),  # out in night 1 (confirmed), before the morning
-        night_pm(1, "06:40", "汤圆", "遗言 我改主意了", next_day=True),  # never changed
-        night_pm(1, "06:50", "麻花", "遗言 我还活着"),  # not out: nothing to leave
-        night_pm(2, "23:50", "包子", "放弃遗言"),  # voted out on day 2: declines
-        night_pm(3, "15:00", "春卷", "遗言 [i]太晚了[/i]"),  # poisoned in night 2: after the morning's announcement
-    ]
-    return dataclasses.replace(plan, actions=sorted(plan.actions + extra, key=lambda x: x.when))
-
-
-@pytest.fixture(scope="module")
-def ng():
+@pytest.fixture(scope="module", params=[("x3", "utf-8"), ("7.2", "gbk")], ids=["x3", "d72-gbk"])
+def ng(request):
+    discuz, charset = request.param
     os.environ["FORUMBOT_PASSWORD"] = PASSWORD
     plan = words_plan()
     clock = SimClock(start=plan.days[0].start - timedelta(minutes=20))
-    sim = Simulator(clock=clock, discuz="x3", charset="utf-8")
+    sim = Simulator(clock=clock, discuz=discuz, charset=charset)
     game = setup_game(Path(tempfile.mkdtemp(prefix="forumbot-words-")), clock=clock, sim=sim, plan=plan,
                       notify={"enabled": True})
     director = pm_director(game)
@@ -78,12 +65,12 @@ def test_last_words__each_message_is_answered_and_the_words_never_change(ng):
     assert "未公布：遗言（第3日公示已经发出，遗言没能公布，已告知导演）" in said(ng, "春卷")
     assert "未计入：遗言（你现在没有可以留的遗言）" in said(ng, "麻花")
     kept = {w.player: (w.text, w.late) for w in ng.game.rt.store.last_words()}
-    assert kept == {"汤圆": ("我是好人，大家看月饼\n再见", False), "包子": ("", False), "春卷": ("太晚了", True)}
+    assert kept == {"汤圆": ("我是好人，大家看月饼\n再见😀", False), "包子": ("", False), "春卷": ("太晚了", True)}
 
 
 def test_last_words__in_the_next_morning_announcement_as_plain_text(ng):
     published = announcements(ng)
-    assert "遗言：\n汤圆：\n我是好人，大家看月饼\n再见" in published[2]
+    assert "遗言：\n汤圆：\n我是好人，大家看月饼\n再见😀" in published[2]
     assert "我改主意了" not in published[2]
     # a declined 遗言 shows nothing; words after the announcement went out are never posted
     assert "遗言" not in published[3] and "太晚了" not in published[3]
@@ -92,6 +79,8 @@ def test_last_words__in_the_next_morning_announcement_as_plain_text(ng):
     for post in ng.game.world.bot_posts():
         if "我是好人" in post[2]:
             assert "[color=red]" not in post[2] and "[url" not in post[2] and "http://127.0.0.1/x" not in post[2]
+            assert "a.png" not in post[2] and "[size=5]" not in post[2]
+            assert "再见😀" in unescape(post[2])  # 7.2 GBK: 😀 goes as &#128512;, which Discuz shows as 😀
 
 
 def test_last_words__the_announcement_waited_for_them_and_went_out_once(ng):

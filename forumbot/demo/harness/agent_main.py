@@ -2,7 +2,8 @@
 
 ``forumbot run`` with a chosen HTTP timeout: the harness makes the simulator answer
 slowly on purpose and needs the agent to give up after about a second of wall time, not
-the 30 s ``make_client`` uses against a real forum. Everything else is ``forumbot run``:
+the 30 s ``make_client`` uses against a real forum; a crash test may name moments for it
+to die at (``--death-points``, ``deathpoints``). Everything else is ``forumbot run``:
 the same runtime, client, agent loop, logging and clean stop on SIGINT/SIGTERM.
 """
 
@@ -12,10 +13,12 @@ import argparse
 import logging
 import signal
 import threading
+from pathlib import Path
 
 import httpx
 
 from forumbot.agent.loop import Agent
+from forumbot.demo.harness.deathpoints import DeathPoints
 
 from forumbot.notify import Notifier
 from forumbot.agent.instance import hold_game
@@ -30,8 +33,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--config", required=True)
     parser.add_argument("--http-timeout", type=float, default=30.0, help="wall seconds per request")
+    parser.add_argument("--death-points", help="die at these moments (forumbot.demo.harness.deathpoints)")
     args = parser.parse_args(argv)
     rt = open_runtime(args.config)
+    if args.death_points:
+        DeathPoints(Path(args.death_points)).install(rt.store.db.conn)
     try:
         lock = hold_game(rt)  # one agent per game, as forumbot run
         setup_logging(False, rt.settings.agent.log_file, clock=rt.clock)

@@ -63,8 +63,10 @@ class PlanGame:
 
 
 def setup_plan(plan: GamePlan, workdir: Path, clock, *, faults: FaultPlan | None = None,
-               bot: dict[str, object] | None = None, **agent: object) -> PlanGame:
-    sim = HarnessSimulator(clock=clock, faults=faults, bot_name=BOT)
+               bot: dict[str, object] | None = None, forum: dict[str, object] | None = None,
+               **agent: object) -> PlanGame:
+    """``forum``: the simulator's ``discuz`` / ``charset`` (X3.5 UTF-8 by default)."""
+    sim = HarnessSimulator(clock=clock, faults=faults, bot_name=BOT, **(forum or {}))
     world = build_world(sim, plan)
     base_url = sim.start()
     config = write_config(workdir / "game.toml", world, base_url, workdir / "game.sqlite", plan=plan,

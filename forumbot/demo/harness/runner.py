@@ -34,7 +34,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from forumbot.game import director
 from forumbot.game.clock import AcceleratedClock
@@ -42,6 +42,8 @@ from forumbot.store.outbox import DraftState
 from forumbot.game.runtime import Runtime, clock_to_env, open_runtime
 from forumbot.demo.scenario import PASSWORD, GamePlan
 from forumbot.simulator.model import StoredPost
+from forumbot.simulator.pm import PmMessage
+from forumbot.demo.harness.deathpoints import fired, write_points
 from forumbot.demo.harness.game import PlanGame, final_published, setup_plan
 from forumbot.demo.harness.simulator import RandomFaults
 
@@ -59,12 +61,17 @@ class KillOptions:
     watch_margin: timedelta = timedelta(hours=2)
     wall_limit: float = 600.0
     agent: dict[str, Any] = field(default_factory=dict)  # [agent] settings for the config
+    # Named moments (each fires once per PM / key, besides the random kills):
+    pm_kills: tuple[str, ...] = ()  # right after the forum stored a bot PM containing one of these
+    death_points: dict[str, str] = field(default_factory=dict)  # the agent dies at a statement (deathpoints)
+    gate: Callable[[PlanGame, Any], bool] | None = None  # may the players' due action go out yet?
+    forum: dict[str, Any] = field(default_factory=dict)  # the simulator's discuz / charset
 
 
 @dataclass(frozen=True)
 class Kill:
     at: datetime  # game time
-    kind: str  # "timed" | "window"
+    kind: str  # "timed" | "window" | "pm" (after a stored bot PM) | "point" (a death point)
     rss_kb: int | None
     detail: str = ""
 
@@ -192,11 +199,12 @@ def kill_schedule(plan: GamePlan, options: KillOptions, rng: random.Random) -> l
     return sorted(moments)
 
 
-def agent_command(config: Path, http_timeout: float | None) -> list[str]:
-    if http_timeout is None:
+def agent_command(config: Path, http_timeout: float | None, death_points: Path | None = None) -> list[str]:
+    if http_timeout is None and death_points is None:
         return [sys.executable, "-m", "forumbot", "run", "--config", str(config)]
-    return [sys.executable, "-m", "forumbot.demo.harness.agent_main", "--config", str(config),
-            "--http-timeout", str(http_timeout)]
+    cmd = [sys.executable, "-m", "forumbot.demo.harness.agent_main", "--config", str(config),
+           "--http-timeout", str(30.0 if http_timeout is None else http_timeout)]
+    return cmd + (["--death-points", str(death_points)] if death_points is not None else [])
 
 
 def run_with_kills(plan: GamePlan, workdir: Path, options: KillOptions) -> KillRun:
@@ -209,7 +217,7 @@ def run_with_kills(plan: GamePlan, workdir: Path, options: KillOptions) -> KillR
         if options.fault_rate > 0 else None
     log_file, stderr_file, cookie_file = workdir / "agent.log", workdir / "agent.stderr", workdir / "cookies.json"
     game = setup_plan(plan, workdir, clock, faults=faults, bot={"cookie_file": str(cookie_file)},
-                      log_file=str(log_file), **options.agent)
+                      log_file=str(log_file), forum=options.forum, **options.agent)
     database = workdir / "game.sqlite"
     run = KillRun(game, workdir, database, log_file, stderr_file, cookie_file)
     schedule = kill_schedule(plan, options, rng)
@@ -220,7 +228,10 @@ def run_with_kills(plan: GamePlan, workdir: Path, options: KillOptions) -> KillR
     clock.wall_origin = time.time()
     env = {k: v for k, v in os.environ.items() if not k.startswith("FORUMBOT_")}
     env.update(FORUMBOT_PASSWORD=PASSWORD, FORUMBOT_CLOCK=clock_to_env(clock), PYTHONUNBUFFERED="1")
-    agent = AgentProcess(agent_command(game.config, options.http_timeout), env, workdir, stderr_file)
+    points = workdir / "death-points.json" if options.death_points else None
+    if points is not None:
+        write_points(points, options.death_points)
+    agent = AgentProcess(agent_command(game.config, options.http_timeout, points), env, workdir, stderr_file)
     armed = threading.Semaphore(0)
     stop = threading.Event()
 
@@ -233,7 +244,18 @@ def run_with_kills(plan: GamePlan, workdir: Path, options: KillOptions) -> KillR
             run.kills.append(Kill(now, "window", rss, f"after the forum stored pid {post.pid}"))
 
     game.sim.on_bot_post = on_bot_post
-    players = threading.Thread(target=_players, args=(game, clock, stop, run), name="players", daemon=True)
+    killed_after: set[int] = set()
+
+    def on_bot_pm(message: PmMessage) -> None:
+        if message.pmid not in killed_after and any(t in message.text for t in options.pm_kills):
+            killed_after.add(message.pmid)
+            rss = agent.kill()
+            run.kills.append(Kill(clock.now(), "pm", rss, f"after the forum stored pm {message.pmid}"))
+
+    if options.pm_kills:
+        game.sim.on_bot_pm = on_bot_pm
+    players = threading.Thread(target=_players, args=(game, clock, stop, run, options.gate), name="players",
+                               daemon=True)
     desk = threading.Thread(target=_director, args=(game, clock, stop, run), name="director", daemon=True)
     watch = open_runtime(game.config, clock=clock)
     started = time.monotonic()
@@ -246,7 +268,10 @@ def run_with_kills(plan: GamePlan, workdir: Path, options: KillOptions) -> KillR
             now = clock.now()
             code = agent.exited()
             if code is not None:
-                if not agent.killed_by_us:
+                died = fired(points)[len([k for k in run.kills if k.kind == "point"]):] if points else []
+                if died and code == -signal.SIGKILL:
+                    run.kills.extend(Kill(now, "point", None, key) for key in died)
+                elif not agent.killed_by_us:
                     run.unexpected_exits.append(f"{now:%m-%d %H:%M} exit code {code}")
                 agent.start()
             if next_kill < len(schedule) and schedule[next_kill] <= now:
@@ -284,13 +309,15 @@ def _settled(rt: Runtime, plan: GamePlan) -> bool:
         return False
 
 
-def _players(game: PlanGame, clock: AcceleratedClock, stop: threading.Event, run: KillRun) -> None:
+def _players(game: PlanGame, clock: AcceleratedClock, stop: threading.Event, run: KillRun,
+             gate: Callable[[PlanGame, Any], bool] | None = None) -> None:
     rt = open_runtime(game.config, clock=clock)
     game.driver.on_night = lambda a: director.record_night(rt, a.day, list(a.out), clock.now())
     game.driver.on_director = lambda a: _director_acts(rt, a, clock.now())
     # An edit in a watched window waits until the agent has stored the post it edits: the
     # first-seen ruling must not depend on how fast a loaded machine runs the agent.
-    game.driver.gate = lambda a: a.kind != "edit" or rt.store.has_post(game.driver.pids[a.key or ""])
+    game.driver.gate = lambda a: ((a.kind != "edit" or rt.store.has_post(game.driver.pids[a.key or ""]))
+                                  and (gate is None or gate(game, a)))
     try:
         while not stop.is_set():
             try:

@@ -27,6 +27,7 @@ from typing import Callable
 from forumbot.simulator import Simulator
 from forumbot.simulator.faults import Fault, FaultPlan, PlannedFault
 from forumbot.simulator.model import StoredPost
+from forumbot.simulator.pm import PmMessage
 from forumbot.simulator.server import QuietServer, ServerCore, make_handler
 
 # The faults a real forum shows, each with a weight (how often it is picked).
@@ -92,7 +93,7 @@ class RandomFaults(FaultPlan):
 
 
 class HarnessSimulator(Simulator):
-    """A ``Simulator`` with TCP_NODELAY, an ``on_bot_post`` hook and a chosen fault plan."""
+    """A ``Simulator`` with TCP_NODELAY, ``on_bot_post`` / ``on_bot_pm`` hooks and a chosen fault plan."""
 
     def __init__(self, *args: object, faults: FaultPlan | None = None, bot_name: str | None = None,
                  **kwargs: object) -> None:
@@ -114,6 +115,14 @@ class HarnessSimulator(Simulator):
     @on_bot_post.setter
     def on_bot_post(self, hook: Callable[[StoredPost], None] | None) -> None:
         self.server.on_bot_post = hook
+
+    @property
+    def on_bot_pm(self) -> Callable[[PmMessage], None] | None:
+        return self.server.on_bot_pm
+
+    @on_bot_pm.setter
+    def on_bot_pm(self, hook: Callable[[PmMessage], None] | None) -> None:
+        self.server.on_bot_pm = hook
 
     def _bind(self) -> QuietServer:
         handler = type("NoDelayHandler", (make_handler(self),), {"disable_nagle_algorithm": True})
