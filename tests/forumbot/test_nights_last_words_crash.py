@@ -10,7 +10,7 @@ three game hours, and right after the forum stored a bot post), restarted each t
 
 On restart each holder is asked exactly once, each holder's words are taken once and never
 change, the announcement carries them exactly once, and no player message goes unanswered.
-Both generations (X3.5 UTF-8; 7.2 GBK, whose PM view shows the words rendered)."""
+On Discuz! X3.5 (7.2 GBK: test_nights_last_words, in process)."""
 
 from __future__ import annotations
 
@@ -77,7 +77,9 @@ def crash_run(discuz: str, charset: str):
     return run
 
 
-@pytest.fixture(scope="module", params=[("x3", "utf-8"), ("7.2", "gbk")], ids=["x3", "d72-gbk"])
+# X3.5 only: a run costs ≈ 150 s of CI; 7.2 GBK's PMs of 遗言 are tested in process
+# (test_nights_last_words), and the kill-safety here does not depend on the generation.
+@pytest.fixture(scope="module", params=[("x3", "utf-8")], ids=["x3"])
 def run(request):
     return crash_run(*request.param)
 
