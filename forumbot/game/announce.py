@@ -259,20 +259,23 @@ def announcement_view(rt: Runtime, state: GameState, day: int, now: datetime) ->
 
 
 def _over_by(rt: Runtime, state: GameState, morning: datetime) -> str | None:
-    """「游戏结束：…」 when the game ended by ``morning`` (that day is never played), else None."""
-    from forumbot.game.sealing import end_of_game  # sealing drafts into announce's threads
+    """「游戏结束：…」 when a faction won by ``morning`` (that day is never played), else None.
+    The identities' win as the end post reads it (forumbot.game.sealing.end_of_game), taken
+    from the chronicle here: sealing drafts into this module's threads."""
+    from forumbot.game.nights import NightsError, runtime_chronicle
 
     if rt.config.identities is None:
         return None
     try:
-        end = end_of_game(rt, state)
-    except Exception:  # noqa: BLE001 - a sheet the nights cannot replay: the director says it
-        return None
-    if end is None or end.at is None or end.at > morning:
+        chronicle = runtime_chronicle(rt, state)
+    except NightsError:
+        return None  # a sheet the nights cannot replay: the director says when it ends
+    win = chronicle.win if chronicle is not None else None
+    if win is None or win.at is None or win.at > morning:
         return None
     # The rule that decided it names identities (预言家、女巫、长老出局): it waits for the
     # end post, which reveals the sheet with it.
-    return f"游戏结束：{end.winner}。判定和身份公布见结束帖"
+    return f"游戏结束：{win.faction.value}获胜。判定和身份公布见结束帖"
 
 
 def _night_notes(rt: Runtime, day: int) -> tuple[str, ...]:

@@ -139,6 +139,7 @@ def test_demo_generations__python_m_forumbot_demo_discuz_72_gbk():
         assert demo.main(["--discuz", "7.2", "--gbk", "--quiet", "--keep-serving", "0"]) == 0
     text = out.getvalue()
     assert "模拟的 Discuz! 7.2 论坛（GBK）" in text and "viewthread.php?tid=" in text
-    # 9 as before (3 final counts, 2 announcements, a running count a day edited in place, a
-    # 计票 answer) + the calendar's (SPEC §11): 6 threads opened, 6 reminders, 3 closing posts
-    assert "机器人发帖 24 篇" in text
+    # config.toml's 14-player game to the wolves' win: 3 final counts, 3 announcements, a
+    # running count a day edited in place, a 计票 answer, the seal and the end post + the
+    # calendar's (SPEC §11): 6 threads opened, 6 reminders, 3 closing posts
+    assert "机器人发帖 27 篇" in text and "【游戏结束】狼人阵营获胜" in text
