@@ -289,7 +289,7 @@ class Driver:
 
 def write_config(path: Path, world: World, base_url: str, database: Path, *, plan: GamePlan | None = None,
                  bot: dict[str, object] | None = None, policies: dict[str, str] | None = None,
-                 notify: dict[str, object] | None = None, **agent: object) -> Path:
+                 notify: dict[str, object] | None = None, sheet_name: str = "身份.toml", **agent: object) -> Path:
     """A game config for a scripted game (the same keys a director writes); ``bot`` adds
     ``[bot]`` keys (e.g. cookie_file), ``policies`` sets ``[policies]``, ``notify`` the
     ``[notify]`` keys (off unless given: the scripted director does not read PMs), the
@@ -314,7 +314,7 @@ def write_config(path: Path, world: World, base_url: str, database: Path, *, pla
     doc["notify"] = {"enabled": False, **(notify or {})}
     if plan.identities:
         # The secret sheet lives apart from the config, private to the user (SPEC §10.1).
-        sheet = path.parent / "身份.toml"
+        sheet = path.parent / sheet_name
         sheet.write_text("\n".join(f"{_toml(p)} = {_toml(v)}" for p, v in plan.identities.items()) + "\n",
                          encoding="utf-8")
         sheet.chmod(0o600)
