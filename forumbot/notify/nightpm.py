@@ -57,7 +57,6 @@ if TYPE_CHECKING:  # pragma: no cover
     from forumbot.notify.codes import Codes
     from forumbot.notify.passes import PassResult
     from forumbot.notify.pmbox import PmBox
-    from forumbot.notify.switchboard import Switchboard
 
 __all__ = ["NightHost", "NightPm", "ORDER_LINE"]
 
@@ -70,7 +69,7 @@ class NightHost(Protocol):
     rt: Runtime
     name: str  # the game's name (every PM's head; what a player may type before an order)
     aliases: tuple[str, ...]
-    board: Switchboard  # the account's games (a player of several: ``nightroute``)
+    board: Any  # the account's Switchboard: its games (a player of several: ``nightroute``)
     client: DiscuzClient | None
     pmbox: PmBox
     codes: Codes

@@ -144,9 +144,7 @@ def _in(reader: NightPm, game: NightPm, work, done: NightPass) -> bool:
     there; another game's is done under its name in the log and woken to send its PMs."""
     if game is reader:
         return work(done)
-    from forumbot.notify.nightpm import NightPass
-
-    pass_ = NightPass()
+    pass_ = type(done)()  # a NightPass of its own
     with _context(reader, game):
         result = work(pass_)
     if pass_.queued:
