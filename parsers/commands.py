@@ -52,12 +52,12 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-__all__ = ["CODE_LETTERS", "CODE_DIGITS", "VERB_ZH", "Command", "Ref", "Verb", "clean", "game_key", "is_code",
-           "name_problem", "normalise", "parse", "quoted_line_key"]
+__all__ = ["CODE_LETTERS", "CODE_DIGITS", "VERB_ZH", "Command", "Ref", "Verb", "clean", "game_key", "games_named",
+           "is_code", "name_problem", "normalise", "parse", "quoted_line_key"]
 
 # Codes avoid look-alikes (O/0, I/1/L, S/5, B/8, Z/2): a director copies them off a phone.
 CODE_LETTERS = "ACDEFGHJKMNPRTUVWXY"
@@ -221,7 +221,30 @@ def parse(text: str, *, bot_lines: Iterable[str] = (), games: Mapping[str, str] 
     return commands
 
 
-def _game_prefix(original: str, games: Mapping[str, str]) -> tuple[str | None, str]:
+def games_named(text: str, games: Mapping[str, str], *, follows: Callable[[str], bool] = lambda rest: True
+                ) -> tuple[list[str], str]:
+    """The games ``text``'s lines name, as ``parse`` reads a director's (a name at the start
+    of a line, or a line that is only a name for the lines after it), in order without
+    repeats, and ``text`` with the names taken off. ``follows``: whether what comes after
+    a name lets it count (a player's night order is no director's command: anything may)."""
+    named: list[str] = []
+    kept: list[str] = []
+    for line in text.split("\n"):
+        game, rest = _game_prefix(line, games, follows)
+        if game is not None and game not in named:
+            named.append(game)
+        if game is not None and not rest.strip():
+            continue
+        kept.append(rest if game is not None else line)
+    return named, "\n".join(kept)
+
+
+def _is_command(rest: str) -> bool:
+    return _VERB.match(rest.lstrip()) is not None
+
+
+def _game_prefix(original: str, games: Mapping[str, str], follows: Callable[[str], bool] = _is_command
+                 ) -> tuple[str | None, str]:
     """The game named at the start of the line, and the rest of the line (as typed)."""
     if not games:
         return None, original
@@ -249,7 +272,7 @@ def _game_prefix(original: str, games: Mapping[str, str]) -> tuple[str | None, s
         end = _AFTER_NAME.match(text, end).end()  # type: ignore[union-attr]
         rest_norm = text[end:]
         # Only a name followed by a command (or by nothing) names a game.
-        if rest_norm.strip() and _VERB.match(rest_norm.lstrip()) is None:
+        if rest_norm.strip() and not follows(rest_norm):
             continue
         return games[key], line.original[line.where(end):]
     return None, original

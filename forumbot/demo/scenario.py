@@ -294,7 +294,7 @@ class Driver:
 
 def write_config(path: Path, world: World, base_url: str, database: Path, *, plan: GamePlan | None = None,
                  bot: dict[str, object] | None = None, policies: dict[str, str] | None = None,
-                 notify: dict[str, object] | None = None, **agent: object) -> Path:
+                 notify: dict[str, object] | None = None, sheet_name: str = "身份.toml", **agent: object) -> Path:
     """A game config for a scripted game (the same keys a director writes); ``bot`` adds
     ``[bot]`` keys (e.g. cookie_file), ``policies`` sets ``[policies]``, ``notify`` the
     ``[notify]`` keys (off unless given: the scripted director does not read PMs), the
@@ -318,16 +318,16 @@ def write_config(path: Path, world: World, base_url: str, database: Path, *, pla
         doc["policies"] = dict(policies)
     doc["notify"] = {"enabled": False, **(notify or {})}
     if plan.identities:
-        doc["identities"] = write_sheet(path.parent, plan)
+        doc["identities"] = write_sheet(path.parent, plan, sheet_name)
     path.write_text(dump_toml(doc), encoding="utf-8")
     return path
 
 
-def write_sheet(folder: Path, plan: GamePlan) -> dict[str, object]:
+def write_sheet(folder: Path, plan: GamePlan, name: str = "身份.toml") -> dict[str, object]:
     """The plan's identities as the secret sheet beside the config, private to the user
     (SPEC §10.1) — what ``forumbot deal`` would write, dealt as the script needs — and the
     ``[identities]`` table that names it."""
-    sheet = folder / "身份.toml"
+    sheet = folder / name
     sheet.write_text("\n".join(f"{_toml(p)} = {_toml(v)}" for p, v in plan.identities.items()) + "\n",
                      encoding="utf-8")
     sheet.chmod(0o600)

@@ -46,6 +46,7 @@ from forumbot.discuz import PM_SETTLE_SECONDS
 from engine.night import Chronicle, ChronicleError, read_order
 from engine.night.identities import read_identity
 from forumbot.game import nightrun
+from forumbot.notify import nightroute
 from forumbot.game.state import current_state
 from parsers.commands import clean
 from parsers.pm import PrivateMessage
@@ -66,6 +67,9 @@ class NightHost(Protocol):
     conversation — not the notifier itself, which runs them (no circle of files)."""
 
     rt: Runtime
+    name: str  # the game's name (every PM's head; what a player may type before an order)
+    aliases: tuple[str, ...]
+    board: Any  # the account's Switchboard: its games (a player of several: ``nightroute``)
     client: DiscuzClient | None
     pmbox: PmBox
     codes: Codes
@@ -213,27 +217,16 @@ class NightPm:
                 targets.add(conversation.uid)
         director = self.notifier.known_uid
         reread: list[int] = []
-        state = current_state(self.rt.config, self.rt.store)
-        first = min((d.start for d in state.days), default=None)
         for uid in sorted(targets):
             if uid == director or uid not in by_uid:
                 continue
             messages, previous = self._conversation(uid)
             fresh = [m for m in messages if not m.own and not self.rt.store.night_message_handled(m.id)]
-            deferred = []
             for message in fresh:
-                if first is not None and message.time < first - BEFORE_GAME:
-                    # An old conversation (another game's): never read as this game's orders.
-                    self.rt.store.record_night_message(message.id, from_uid=uid, player=by_uid[uid], at=message.time,
-                                                       text="", effect={"result": "before_game"}, now=now)
-                    continue
-                night = nightrun.night_for(state, message.time)
-                if night is not None and nightrun.waits_for_day(self.rt, night, now, state):
-                    deferred.append(message.id)  # answered once the day's vote-out is known
-                    self._deferred.add(night)
-                    continue
                 try:
-                    self._handle(by_uid[uid], uid, message, now, done)
+                    # A player of several games of the account: filed in the one it is for.
+                    # False: kept waiting for the day's vote-out — left unhandled, read again.
+                    nightroute.file(self, by_uid[uid], uid, message, now, done)
                 except Exception as exc:  # noqa: BLE001 - one message never stops the others
                     if storage_problem(exc, self.rt.store.path) is not None:
                         raise
@@ -256,6 +249,47 @@ class NightPm:
         if starts:
             self.rt.store.set_meta(f"nights:since:{uid}", str(min(starts)))
 
+    def take(self, player: str, uid: int, message: PrivateMessage, now: datetime, done: NightPass, *,
+             text: str | None = None) -> bool:
+        """One of ``player``'s messages filed in this game (``text``: as it is to be read,
+        the game's name taken off). False: kept waiting for the day's vote-out (read again)."""
+        state = current_state(self.rt.config, self.rt.store)
+        if self.before_game(message.time, state):
+            # An old conversation (another game's): never read as this game's orders.
+            self.rt.store.record_night_message(message.id, from_uid=uid, player=player, at=message.time,
+                                               text="", effect={"result": "before_game"}, now=now)
+            return True
+        night = nightrun.night_for(state, message.time)
+        if night is not None and nightrun.waits_for_day(self.rt, night, now, state):
+            self._deferred.add(night)
+            return False
+        self._handle(player, uid, message, now, done, text=text)
+        return True
+
+    def before_game(self, at: datetime, state=None) -> bool:
+        """A message sent at ``at`` is days before the first day (the deal and the 双身份
+        orders come in the days before it; older ones are another game's)."""
+        state = state or current_state(self.rt.config, self.rt.store)
+        first = min((d.start for d in state.days), default=None)
+        return first is not None and at < first - BEFORE_GAME
+
+    def within(self, at: datetime) -> bool:
+        """A message sent at ``at`` may be this game's: not before it, not after it ended."""
+        ended = nightrun.ended_at(self.rt)
+        return not self.before_game(at) and not (ended is not None and at >= ended)
+
+    def player_of(self, uid: int, author: str | None) -> str | None:
+        """Who ``uid`` is in this game (known by uid, else by the name the forum gave)."""
+        for player, known in self.player_uids().items():
+            if known == uid:
+                return player
+        return author if author in nightrun.sheet_of(self.rt).players else None
+
+    def may_act(self, player: str, uid: int, at: datetime) -> bool:
+        """Whether ``player`` could act at ``at``: a night skill in a night begun and not
+        over, living (or a 遗言, a successor, a day's trigger asked of them)."""
+        return uid in self._watched({player: uid}, at)
+
     def _conversation(self, uid: int) -> tuple[list[PrivateMessage], int | None]:
         """The conversation from one read behind the newest id seen, and the newest id
         the pass before saw (where the next read starts once these are handled)."""
@@ -274,11 +308,12 @@ class NightPm:
 
     # ------------------------------------------------------------------ one message
 
-    def _handle(self, player: str, uid: int, message: PrivateMessage, now: datetime, done: NightPass) -> None:
+    def _handle(self, player: str, uid: int, message: PrivateMessage, now: datetime, done: NightPass, *,
+                text: str | None = None) -> None:
         rt = self.rt
         mode = nightrun.mode_of(rt)
         assert mode is not None
-        text = clean(message.text, self.notifier.pmbox.recent_texts())
+        text = clean(message.text if text is None else text, self.notifier.pmbox.recent_texts())
         lines = [line.strip() for line in text.split("\n") if line.strip()]
         answers: list[str] = []
         effects: list[dict[str, object]] = []

@@ -182,6 +182,11 @@ class NightsMixin(StoreBase):
     def night_message_handled(self, pmid: int) -> bool:
         return self._one("SELECT 1 AS x FROM night_messages WHERE pmid = ?", (pmid,)) is not None
 
+    def night_message_effect(self, pmid: int) -> dict[str, Any] | None:
+        """What a handled message did here (None: not handled)."""
+        row = self._one("SELECT effect FROM night_messages WHERE pmid = ?", (pmid,))
+        return None if row is None else json.loads(row["effect"] or "{}")
+
     def record_night_message(self, pmid: int, *, from_uid: int, player: str, at: datetime, text: str,
                              effect: Mapping[str, Any], now: datetime) -> bool:
         """Note a player's PM as handled (joins the caller's transaction). False: it was already."""

@@ -104,6 +104,18 @@ def test_commands__a_game_named_before_the_command(text, game):
     assert c.game == game
 
 
+@pytest.mark.parametrize("text, named, rest", [
+    ("二局 杀人 包子", ["第二局"], "杀人 包子"), ("【第一局】预言 汤圆", ["第一局"], "预言 汤圆"),
+    ("第二局\n毒药 春卷", ["第二局"], "毒药 春卷"), ("杀人 包子", [], "杀人 包子"),
+    ("一局 杀人 包子\n二局 放弃", ["第一局", "第二局"], "杀人 包子\n放弃"),
+])
+def test_commands__a_players_night_order_names_its_game_as_a_director_does(text, named, rest):
+    """A night order is no director's command: any order may follow the name."""
+    from parsers.commands import games_named
+
+    assert games_named(text, GAMES) == (named, rest)
+
+
 def test_commands__a_line_with_only_a_games_name_names_the_lines_after_it():
     commands = parse("第一局\n状态\n批准 K7M3\n二局\n平安夜 第2日", games=GAMES)
     assert [(c.verb, c.game) for c in commands] == [(Verb.STATUS, "第一局"), (Verb.APPROVE, "第一局"),

@@ -67,13 +67,14 @@ def name_of(index: int) -> str:
 
 def build_games(sim: Simulator, count: int, *, start: datetime, deadline: datetime, days: int = 1,
                 players: tuple[int, int] = (12, 20), posts: int = 0, seed: int = 0,
-                names: list[str] | None = None, director: str | None = None) -> ManyGames:
+                names: list[str] | None = None, director: str | None = None,
+                rosters: list[tuple[str, ...]] | None = None) -> ManyGames:
     """``count`` games on ``sim``, all playing day 1 from ``start`` to ``deadline`` (later
     days follow a day apart). With ``posts`` each game's day 1 holds that many player
     posts: every player's vote (a fifth of them changed, with the quote), the rest
     discussion, a minute apart from five minutes after ``start`` (the clock should be past
     them when the games are read). ``director``: one director for every game (default: a
-    director of its own each)."""
+    director of its own each). ``rosters``: each game's players (default: drawn from the pool)."""
     rnd = random.Random(seed)
     many = ManyGames(sim)
     many.add_user(BOT)
@@ -83,7 +84,7 @@ def build_games(sim: Simulator, count: int, *, start: datetime, deadline: dateti
         name = names[index] if names else name_of(index)
         size = rnd.randint(*players)
         first = rnd.randrange(0, len(pool) - size + 1)
-        people = tuple(pool[first:first + size])
+        people = rosters[index] if rosters else tuple(pool[first:first + size])
         boss = director or f"导演{index + 1}"
         for user in (boss, *people):
             many.add_user(user)
@@ -141,8 +142,9 @@ def write_games(many: ManyGames, folder: Path, base_url: str, *, state: Path | N
     for game in many.games:
         game.config = folder / f"{game.name}.toml"
         game.database = state / f"{game.name}.sqlite"
+        # Each game's secret sheet beside its config, named so that the scan takes it for no game.
         write_config(game.config, game.world, base_url, game.database, plan=game.plan, bot=bot, notify=notify,
-                     **agent)
+                     sheet_name=f"_{game.name}.身份.toml", **agent)
 
 
 __all__ = ["FORUM", "ManyGame", "ManyGames", "build_games", "name_of", "write_games"]
