@@ -65,10 +65,11 @@ def play_nights(tmp: Path, discuz: str = "x3", charset: str = "utf-8") -> Nights
 __all__ = ["DIRECTOR", "IDENTITY_WORDS", "MARKER", "NightsGame", "PLAYERS14", "SHEET14", "body", "play_nights"]
 
 
-def played_by_pm(plan, discuz: str, charset: str, prefix: str):
+def played_by_pm(plan, discuz: str, charset: str, prefix: str, on_tick=None):
     """A scripted plan played to its end on a fresh simulator, the director answering
     only by PM (views and rejections already done): yields the game, then closes it. For a
-    module fixture: ``yield from played_by_pm(...)``."""
+    module fixture: ``yield from played_by_pm(...)``. ``on_tick(game, director, report)`` runs
+    after each pass (a test restarts the agent there)."""
     import tempfile
 
     os.environ["FORUMBOT_PASSWORD"] = PASSWORD
@@ -78,7 +79,7 @@ def played_by_pm(plan, discuz: str, charset: str, prefix: str):
                       notify={"enabled": True})
     director = pm_director(game)
     director.viewed = director.rejected = True
-    play_by_pm(game, director)
+    play_by_pm(game, director, on_tick=(lambda report: on_tick(game, director, report)) if on_tick else None)
     yield game
     game.close()
     sim.stop()
