@@ -116,3 +116,27 @@ def test_s10_idiot__not_counted_late_or_not_the_idiot(refused):
     assert not [e for e in refused.rt.store.live_events() if e.kind is EventKind.IDIOT]
     assert current_state(refused.rt.config, refused.rt.store).is_out("烧卖")
     assert not [t for t in bot_said(refused, DIRECTOR) if t.startswith("第2日：烧卖") and "发动【若愚】" in t]
+
+
+@pytest.fixture(scope="module")
+def declined():
+    answers = [night_pm(2, "21:42", "烧卖", "放弃"), night_pm(2, "21:43", "烧卖", "若愚")]
+    yield from played_by_pm(idiot_plan(answers), "x3", "utf-8", "forumbot-s10-idiot-pass-", on_tick=promptly)
+
+
+def test_s10_idiot__declined_the_first_answer_stands(declined):
+    answers = [t for t in bot_said(declined, "烧卖") if t.startswith(("已收到", "未计入"))]
+    assert answers[0] == "已收到：放弃"
+    assert answers[1].startswith("未计入：若愚") and "放弃若愚" in answers[1], answers
+    assert not [e for e in declined.rt.store.live_events() if e.kind is EventKind.IDIOT]
+    assert current_state(declined.rt.config, declined.rt.store).is_out("烧卖")
+
+
+def test_s10_idiot__the_night_waits_while_the_idiot_may_answer(refused):
+    """No counting answer: night 2 is not proposed before the window's end (S10's own
+    phases end later in this game, so the wait is checked where the bot decides it)."""
+    from forumbot.game import nightrun
+
+    assert nightrun.day_trigger_open(refused.rt, 2, at(2, "21:44"))
+    assert not nightrun.day_trigger_open(refused.rt, 2, at(2, "21:46"))
+    assert not nightrun.day_trigger_open(refused.rt, 1, at(2, "21:44"))
