@@ -15,12 +15,12 @@ from datetime import timedelta
 import pytest
 
 from forumbot.agent.loop import Agent
-from forumbot.demo.scenario import DIRECTOR, DayPlan, GamePlan, _day_threads, at, night_pm, vote
+from forumbot.demo.scenario import BOT, DIRECTOR, DayPlan, GamePlan, _day_threads, at, night_pm, vote
 from forumbot.game.runtime import make_client, open_runtime
 from forumbot.game.state import current_state
 from forumbot.notify import Notifier
 from forumbot.store.records import EventKind
-from tests.forumbot.nights_support import bot_said, played_by_pm
+from tests.forumbot.nights_support import MARKER, bot_said, played_by_pm
 
 PLAYERS = ("饺子", "包子", "汤圆", "Alice", "bob_2", "月饼", "小笼包", "烧卖", "春卷", "Carol", "油条", "麻花", "馄饨",
            "粽子", "豆包")
@@ -89,6 +89,8 @@ def test_s10_idiot__asked_once_answered_once_across_a_restart(fool):
     assert fool.errors == [] and getattr(fool, "restarted", False)
     asked = [t for t in bot_said(fool, "烧卖") if ASKED in t]
     assert len(asked) == 1 and "「若愚」" in asked[0] and "「放弃」" in asked[0] and "不计入总票数" in asked[0]
+    raw = [m.text for m in fool.sim.pms_between(BOT, "烧卖") if ASKED in m.text]
+    assert len(raw) == 1 and MARKER.search(raw[0])  # through the PM outbox, with its marker
     assert [t for t in bot_said(fool, "烧卖") if t.startswith(("已收到", "未计入"))] == ["已收到：若愚"]
     for other in (p for p in PLAYERS if p != "烧卖"):  # the ask goes to the idiot only
         assert not [t for t in bot_said(fool, other) if "若愚" in t], other
