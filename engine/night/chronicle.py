@@ -358,7 +358,11 @@ def _day_of(event: GameEvent, windows) -> int | None:
 
 
 def _answers(action: Action, triggers: list[Trigger]) -> bool:
-    """A 最后一枪 (流弹, 若愚, 孤刀) or 放弃 that answers a daytime trigger, not a night's action."""
+    """A 最后一枪 (流弹, 若愚, 孤刀) or 放弃 that answers a daytime trigger, not a night's action.
+    若愚 answers only a vote-out: never a night's action, even once its 若愚 is entered (the
+    trigger is gone then — listed with the night, it would read 没有这个技能)."""
+    if action.skill is Skill.FOOL:
+        return True
     for trigger in triggers:
         if action.actor != trigger.player:
             continue

@@ -31,7 +31,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from engine.names import NameTable
-from engine.night import (Action, ActionRuling, Chronicle, ChronicleError, Mode, NightResult, Sheet, Skill,
+from engine.night import (Action, ActionRuling, Chronicle, ChronicleError, Mode, NightResult, Sheet, Skill, Trigger,
                           read_director_order)
 from engine.state import GameState
 from forumbot.game.gamelog import DirectorError, EventSpec, enter
@@ -217,15 +217,23 @@ def ruling_of(rt: Runtime, record: NightActionRecord, ch: Chronicle | None = Non
 
 @dataclass(frozen=True)
 class DayShot:
-    """A triggered skill sent after a daytime loss and counted, not yet entered: the
-    director enters its out (``forumbot out 目标 --why hunter --at 时间``)."""
+    """A triggered skill sent after a daytime loss and counted, not yet entered. A shot's
+    out the director enters (``forumbot out 目标 --why hunter --at 时间``); 若愚 names no
+    one but the idiot, so the bot enters it itself (docs/decisions.md)."""
 
     day: int
     player: str
     skill: str
     target: str
     at: datetime
-    effect: str  # out | identity_lost
+    effect: str  # out | identity_lost | idiot
+    since: datetime | None = None  # the loss that opened the window (若愚: the vote's moment)
+
+    def command(self) -> str:
+        """The director's command that enters it."""
+        if self.effect == "idiot":
+            return f"forumbot idiot {self.player}"
+        return f"forumbot {self.effect.replace('_', '-')} {self.target} --why hunter --at \"{self.at:%m-%d %H:%M}\""
 
 
 def day_shots(rt: Runtime, ch: Chronicle | None = None) -> list[DayShot]:
@@ -237,10 +245,37 @@ def day_shots(rt: Runtime, ch: Chronicle | None = None) -> list[DayShot]:
     out = []
     for day in sorted(ch.days):
         for trigger, action, outcome in ch.day(day).proposed_shots:
-            effect = "identity_lost" if any(d.effect == "identity_lost" for d in outcome.deaths) else "out"
+            if trigger.skill is Skill.FOOL:
+                effect = "idiot"
+            else:
+                effect = "identity_lost" if any(d.effect == "identity_lost" for d in outcome.deaths) else "out"
             out.append(DayShot(day, trigger.player, mode.skill_name(trigger.skill), action.target or "",
-                               action.at, effect))  # type: ignore[arg-type]
+                               action.at, effect, trigger.since))
     return out
+
+
+def open_day_triggers(rt: Runtime, now: datetime, ch: Chronicle | None = None) -> list[tuple[int, Trigger]]:
+    """The daytime triggers still awaiting their holder's answer at ``now`` (a hunter's
+    shot, 若愚), each with its day."""
+    if not active(rt):
+        return []
+    try:
+        ch = ch or chronicle(rt)
+    except ChronicleError:
+        return []
+    return [(day, t) for day in sorted(ch.days) for t in ch.day(day, now).awaiting]
+
+
+def day_trigger_open(rt: Runtime, night: int, now: datetime, ch: Chronicle | None = None) -> bool:
+    """Night ``night`` waits for its day's triggers (the vote-out's shot or 若愚): who is in
+    that night depends on the answer — until it comes or its window ends."""
+    return any(day == night for day, _ in open_day_triggers(rt, now, ch))
+
+
+def enter_fool(rt: Runtime, shot: DayShot, now: datetime) -> None:
+    """A counted 若愚 becomes the §9 ``idiot`` event at the vote's moment: the vote-out is
+    cancelled and the idiot's votes weigh 0 from then (joins the caller's transaction)."""
+    enter(rt, EventSpec("idiot", player=shot.player, at=shot.since), now, actor=PLAYER_PM)
 
 
 def director_action(rt: Runtime, text: str, now: datetime, *, at: datetime | None = None, night: int | None = None,
@@ -305,7 +340,7 @@ def propose(rt: Runtime, night: int, now: datetime, *, ch: Chronicle | None = No
             last = rt.store.decide_night_proposal(night, "corrected", by="director", now=now)
         return last, False, None
     state = current_state(rt.config, rt.store)
-    if waits_for_day(rt, night, now, state):
+    if waits_for_day(rt, night, now, state) or day_trigger_open(rt, night, now, ch):
         return last, False, None
     if night_after_end(rt, night, ch, state):
         return last, False, None  # the game was over before this night began
@@ -379,10 +414,9 @@ def night_lines(rt: Runtime, now: datetime, *, secrets: bool = False) -> list[st
     lines: list[str] = []
     for shot in day_shots(rt):
         # Entered by the director as an out at the shot's time; until then it waits.
-        command = "identity-lost" if shot.effect == "identity_lost" else "out"
         lines.append(f"第{shot.day}日：一个白天触发的技能已计入，待录入" + (
-            f"：{shot.player} {shot.skill} {shot.target}（{shot.at:%m-%d %H:%M}）—— forumbot {command} {shot.target} "
-            f"--why hunter --at \"{shot.at:%m-%d %H:%M}\"" if secrets else "（加 --secrets 看详情）"))
+            f"：{shot.player} {shot.skill} {shot.target}（{shot.at:%m-%d %H:%M}）—— {shot.command()}"
+            if secrets else "（加 --secrets 看详情）"))
     for s in status_of(rt, now):
         p, r = s.proposal, s.result
         if p is not None and p.state == "confirmed":
@@ -393,6 +427,9 @@ def night_lines(rt: Runtime, now: datetime, *, secrets: bool = False) -> list[st
             continue
         if waits_for_day(rt, s.night, now):
             lines.append(f"第{s.night}晚：等第{s.night}日的投票结果记录后再结算（批准第{s.night}日最终计票）")
+            continue
+        if day_trigger_open(rt, s.night, now):
+            lines.append(f"第{s.night}晚：等第{s.night}日投票出局触发的技能答复（或时限结束）后再结算")
             continue
         if p is not None or (r is not None and r.ready):
             # Ready but not kept yet (the agent keeps it on its next pass): the same proposal.

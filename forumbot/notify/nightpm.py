@@ -94,6 +94,13 @@ SUCCESSOR_LINE = re.compile(r"^\s*(?:继任|移交|警徽(?:移交)?给?)\s*[:�
 # 遗言: the whole message after 遗言 is the words (放弃遗言 / 遗言 放弃: none)
 LAST_WORDS = re.compile(r"^\s*遗言\s*[:：]?\s*")
 DECLINE = re.compile(r"^\s*(?:放弃遗言|遗言\s*[:：]?\s*放弃)\s*$")
+# What the holder of a daytime trigger is asked, by the skill's value (SPEC §10.2: 若愚, the
+# bot asks the idiot). Only the holder reads it: it may name their identity.
+ASK_TRIGGER = {
+    "fool": ("第{day}日：你被投票出局。你是白痴，可以发动【若愚】：免于投票出局（公示你发动了若愚，你留在游戏中），"
+             "此后你的投票不计入总票数。发动请在 {until} 前回复一行「若愚」，不发动请回复「放弃」；"
+             "到时没有回复视为不发动。"),
+}
 OPEN_AFTER_NIGHT = timedelta(minutes=30)
 # Messages sent this long before day 1 are another game's (the deal and the orders of
 # 双身份 come in the days before day 1): recorded, never answered.
@@ -132,6 +139,7 @@ class NightPm:
         self._identities(uids, now, done)
         self._ask_successor(uids, now, done)
         self._ask_last_words(uids, now, done)
+        self._ask_triggers(ch, uids, now, done)
         self._proposals(ch, now, done)
         if result is not None:
             result.queued += done.queued
@@ -563,24 +571,53 @@ class NightPm:
             body += "夜晚行动请发站内信给机器人，一行一个，例如「杀人 名字」「预言 名字」「放弃」。"
             self._tell_once(f"identity:{player}", "identity", player, uids[player], body, now, done)
 
-    def _day_shots(self, ch: Chronicle, now: datetime, done: NightPass) -> None:
-        """A hunter's 最后一枪 after a vote-out, counted: the director enters its out."""
+    def _ask_triggers(self, ch: Chronicle, uids: dict[str, int], now: datetime, done: NightPass) -> None:
+        """The holder of a daytime trigger the bot asks about (若愚: the bot asks the idiot)
+        is asked once, by PM, while its window is open — the ask goes to them only."""
+        for day, trigger in nightrun.open_day_triggers(self.rt, now, ch):
+            ask = ASK_TRIGGER.get(trigger.skill.value)
+            if ask is None or trigger.player not in uids:
+                continue
+            body = ask.format(day=day, until=f"{trigger.until:%m-%d %H:%M}")
+            self._tell_once(f"ask:{trigger.skill.value}:{trigger.player}:{trigger.since.isoformat()}", "ask",
+                            trigger.player, uids[trigger.player], body, now, done)
+
+    def _day_shots(self, ch: Chronicle, now: datetime, done: NightPass) -> bool:
+        """A triggered skill after a vote-out, counted. A hunter's 最后一枪: the director
+        enters its out. 若愚 (it changes nothing but the idiot's own standing): the bot
+        enters it, and tells the director, in one transaction. Returns whether the game's
+        events changed (the chronicle must be read again)."""
         notifier = self.notifier
         director = notifier.director_uid(now) if notifier.settings.enabled else None
-        if director is None:
-            return
+        entered = False
         for shot in nightrun.day_shots(self.rt, ch):
-            command = "identity-lost" if shot.effect == "identity_lost" else "out"
+            key = f"shot:{shot.day}:{shot.player}:{shot.at.isoformat()}"
+            if shot.effect == "idiot":
+                body = (f"第{shot.day}日：{shot.player} 在 {shot.at:%m-%d %H:%M} 发动【若愚】（已计入，已录入）："
+                        f"免于投票出局，此后其投票不计入总票数。如需撤销请在导演台或用 forumbot retract 撤销该事件")
+                with self.rt.store.write():
+                    try:
+                        nightrun.enter_fool(self.rt, shot, now)
+                    except nightrun.DirectorError as exc:
+                        body = (f"第{shot.day}日：{shot.player} 在 {shot.at:%m-%d %H:%M} 发动【若愚】（已计入），"
+                                f"但没能录入（{exc}）：请用 {shot.command()} 录入")
+                    else:
+                        entered = True
+                    if director is not None:
+                        self._tell_once(key, "shot", "director", director, body, now, done)
+                continue
+            if director is None:
+                continue
             body = (f"第{shot.day}日：{shot.player} 在 {shot.at:%m-%d %H:%M} 发动{shot.skill} {shot.target}（已计入）。"
-                    f"请录入它的结果：forumbot {command} {shot.target} --why hunter --at \"{shot.at:%m-%d %H:%M}\""
-                    f"（或在导演台录入）")
-            self._tell_once(f"shot:{shot.day}:{shot.player}:{shot.at.isoformat()}", "shot", "director", director,
-                            body, now, done)
+                    f"请录入它的结果：{shot.command()}（或在导演台录入）")
+            self._tell_once(key, "shot", "director", director, body, now, done)
+        return entered
 
     def _proposals(self, ch: Chronicle, now: datetime, done: NightPass) -> None:
         rt = self.rt
         notifier = self.notifier
-        self._day_shots(ch, now, done)
+        if self._day_shots(ch, now, done):
+            ch = nightrun.chronicle(rt)
         state = current_state(rt.config, rt.store)
         for night in nightrun.nights_begun(state, now):
             proposal, _, _ = nightrun.propose(rt, night, now, ch=ch)

@@ -100,10 +100,11 @@ def words_plan():
     return replace(plan, actions=sorted(plan.actions + extra, key=lambda x: x.when))
 
 
-def played_by_pm(plan, discuz: str, charset: str, prefix: str):
+def played_by_pm(plan, discuz: str, charset: str, prefix: str, on_tick=None):
     """A scripted plan played to its end on a fresh simulator, the director answering
     only by PM (views and rejections already done): yields the game, then closes it. For a
-    module fixture: ``yield from played_by_pm(...)``."""
+    module fixture: ``yield from played_by_pm(...)``. ``on_tick(game, director, report)`` runs
+    after each pass (a test restarts the agent there)."""
     import tempfile
 
     os.environ["FORUMBOT_PASSWORD"] = PASSWORD
@@ -113,7 +114,7 @@ def played_by_pm(plan, discuz: str, charset: str, prefix: str):
                       notify={"enabled": True})
     director = pm_director(game)
     director.viewed = director.rejected = True
-    play_by_pm(game, director)
+    play_by_pm(game, director, on_tick=(lambda report: on_tick(game, director, report)) if on_tick else None)
     yield game
     game.close()
     sim.stop()
