@@ -247,7 +247,7 @@ def confirm_night(night: int):
         done = nightrun.confirm(rt, night, now, actor="director(desk)", version=version)
         director.announcement_draft(rt, night + 1, now)
         out = "、".join(done.data.get("out") or ()) or "无人（平安夜）"
-        return f"已确认第{night}晚（第{done.version}版）：{out}，第{night + 1}日开始时生效；当天的公示已起草，待你审批"
+        return f"已确认{nightrun.night_zh(night)}（第{done.version}版）：{out}，第{night + 1}日开始时生效；当天的公示已起草，待你审批"
 
     return act(change, back=url_for("desk.actions", _anchor="bot-nights"))
 
