@@ -50,8 +50,15 @@ def test_night0__arrow_answered_once_and_lovers_told(s10):
 
 
 def test_night0__proposed_and_confirmed_by_pm(s10):
+    from forumbot.game import nightrun
+    from forumbot.store.records import EventKind
+
     zero = s10.rt.store.night_proposal(0)
     assert zero is not None and zero.state == "confirmed"
+    assert zero.proposed_at < at(1, "09:00")  # before day 1 starts
+    night_entries = [e for e in s10.rt.store.live_events() if e.id in zero.events]
+    assert [(e.kind, e.day) for e in night_entries] == [(EventKind.NIGHT, 1)]
+    assert nightrun.chronicle(s10.rt).position(at(1, "09:00")).lovers == LOVERS  # seat order
     proposed = [t for t in bot_said(s10, DIRECTOR) if t.startswith("第零晚结算建议")]
     assert len(proposed) == 1 and f"{CUPID}（爱神）金箭 {LOVERS[0]}、{LOVERS[1]} — 计入" in proposed[0]
     assert s10.rt.store.night_proposal(1).state == "confirmed"
