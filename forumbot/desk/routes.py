@@ -233,7 +233,7 @@ def _bot_nights(rt: Runtime, now: datetime) -> dict[str, Any] | None:
         if secrets and ready:
             proposal = p.data if p is not None else nightrun.proposal_data(s.result, current_state(rt.config, rt.store))  # type: ignore[arg-type]
             lines = nightrun.proposal_lines(proposal, night=s.night, version=p.version if p else None)[1:]
-        rows.append({"night": s.night, "ready": ready, "version": p.version if p else None,
+        rows.append({"night": s.night, "title": nightrun.night_zh(s.night), "ready": ready, "version": p.version if p else None,
                      "lines": lines, "state": p.state if p else ("ready" if ready else "collecting")})
     return {"rows": rows, "secrets": secrets, "lines": nightrun.night_lines(rt, now)}
 
