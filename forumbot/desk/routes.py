@@ -233,7 +233,7 @@ def _bot_nights(rt: Runtime, now: datetime) -> dict[str, Any] | None:
         if secrets and ready:
             proposal = p.data if p is not None else nightrun.proposal_data(s.result, current_state(rt.config, rt.store))  # type: ignore[arg-type]
             lines = nightrun.proposal_lines(proposal, night=s.night, version=p.version if p else None)[1:]
-        rows.append({"night": s.night, "ready": ready, "version": p.version if p else None,
+        rows.append({"night": s.night, "title": nightrun.night_zh(s.night), "ready": ready, "version": p.version if p else None,
                      "lines": lines, "state": p.state if p else ("ready" if ready else "collecting")})
     return {"rows": rows, "secrets": secrets, "lines": nightrun.night_lines(rt, now)}
 
@@ -247,7 +247,7 @@ def confirm_night(night: int):
         done = nightrun.confirm(rt, night, now, actor="director(desk)", version=version)
         director.announcement_draft(rt, night + 1, now)
         out = "、".join(done.data.get("out") or ()) or "无人（平安夜）"
-        return f"已确认第{night}晚（第{done.version}版）：{out}，第{night + 1}日开始时生效；当天的公示已起草，待你审批"
+        return f"已确认{nightrun.night_zh(night)}（第{done.version}版）：{out}，第{night + 1}日开始时生效；当天的公示已起草，待你审批"
 
     return act(change, back=url_for("desk.actions", _anchor="bot-nights"))
 

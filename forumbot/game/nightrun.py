@@ -43,7 +43,7 @@ from forumbot.store.nights import NightActionRecord, NightProposal, ProposalStat
 from forumbot.store.records import EventKind
 
 __all__ = ["PLAYER_PM", "Filed", "NightStatus", "active", "chronicle", "confirm", "director_action", "file_action",
-           "ended_at", "mode_of", "night_after_end", "night_for", "nights_begun", "propose", "proposal_lines", "sheet_of", "status_of"]
+           "ended_at", "has_night_zero", "mode_of", "night_after_end", "night_for", "night_zh", "nights_begun", "propose", "proposal_lines", "sheet_of", "status_of"]
 
 PLAYER_PM = "player(pm)"  # the audit's actor for an action a role account sent by PM
 
@@ -85,11 +85,25 @@ def chronicle(rt: Runtime, state: GameState | None = None) -> Chronicle:
     return found
 
 
-def night_for(state: GameState, at: datetime) -> int | None:
+def has_night_zero(mode: Mode | None) -> bool:
+    """S10/S09 have 第零晚 (from the deal to day 1's start); 14人简易 and 双身份 do not."""
+    return mode is not None and mode.first_night == 0
+
+
+def night_zh(night: int) -> str:
+    """A night as the director and players read it: 第零晚 (S10/S09's night 0), 第N晚."""
+    return "第零晚" if night == 0 else f"第{night}晚"
+
+
+def night_for(state: GameState, at: datetime, mode: Mode | None = None) -> int | None:
     """The night an action sent at ``at`` is for: the night in progress (from day N's
     deadline to day N+1's start); during day N, night N (ruled 夜晚开始前发出); after the
-    last day's deadline, the last night. None: before the game's first day."""
+    last day's deadline, the last night. Before day 1's start: night 0 where ``mode`` has
+    one (S10/S09 — the deal is not known to the bot: any message it reads as this game's,
+    see docs/decisions.md), else None."""
     days = sorted(state.days, key=lambda d: d.number)
+    if days and at < days[0].start and has_night_zero(mode):
+        return 0
     for k, day in enumerate(days):
         following = days[k + 1] if k + 1 < len(days) else None
         if day.deadline <= at and (following is None or at < following.start):
@@ -122,9 +136,11 @@ def waits_for_day(rt: Runtime, night: int, now: datetime, state: GameState | Non
     return not any(e.day == night and _is_result(e) for e in rt.store.live_events())
 
 
-def nights_begun(state: GameState, now: datetime) -> list[int]:
-    """The nights whose day's deadline has passed, in order."""
-    return [d.number for d in sorted(state.days, key=lambda d: d.number) if d.deadline <= now]
+def nights_begun(state: GameState, now: datetime, mode: Mode | None = None) -> list[int]:
+    """The nights whose day's deadline has passed, in order; night 0 first where ``mode``
+    has one (it runs from the deal, so it has always begun)."""
+    zero = [0] if state.days and has_night_zero(mode) else []
+    return zero + [d.number for d in sorted(state.days, key=lambda d: d.number) if d.deadline <= now]
 
 
 def ended_at(rt: Runtime, ch: Chronicle | None = None) -> datetime | None:
@@ -291,7 +307,7 @@ def director_action(rt: Runtime, text: str, now: datetime, *, at: datetime | Non
     if not reading.ok:
         raise DirectorError(f"没有录入：{reading.message}")
     when = at or now
-    number = night if night is not None else night_for(state, when)
+    number = night if night is not None else night_for(state, when, mode)
     if number is None:
         raise DirectorError("第一日开始之前没有夜晚：请用 --night 指定第几晚")
     assert reading.skill is not None and reading.actor is not None
@@ -363,12 +379,12 @@ def confirm(rt: Runtime, night: int, now: datetime, *, actor: str, version: int 
     with rt.store.write():
         proposal, _, result = propose(rt, night, now)
         if proposal is None:
-            raise DirectorError(f"第{night}晚还没有结算建议（夜晚还没结束，或还在等行动）")
+            raise DirectorError(f"{night_zh(night)}还没有结算建议（夜晚还没结束，或还在等行动）")
         if proposal.state == "corrected":
-            raise DirectorError(f"第{night}晚已由导演直接录入，以导演录入的为准")
+            raise DirectorError(f"{night_zh(night)}已由导演直接录入，以导演录入的为准")
         if proposal.state == "proposed" and result is not None and not result.ready:
             # A phase lengthened after the proposal was made: it is not the night's result yet.
-            raise DirectorError(f"第{night}晚的结算建议（第{proposal.version}版）之后阶段延长了，还在等："
+            raise DirectorError(f"{night_zh(night)}的结算建议（第{proposal.version}版）之后阶段延长了，还在等："
                                 + "；".join(result.pending()))
         out = tuple(str(p) for p in proposal.data.get("out") or ())
         try:
@@ -396,7 +412,7 @@ def status_of(rt: Runtime, now: datetime) -> list[NightStatus]:
     state = current_state(rt.config, rt.store)
     ch = chronicle(rt, state)
     out = []
-    for night in nights_begun(state, now):
+    for night in nights_begun(state, now, mode_of(rt)):
         proposal = rt.store.night_proposal(night)
         result = None
         if proposal is None or proposal.state == "proposed":
@@ -420,10 +436,10 @@ def night_lines(rt: Runtime, now: datetime, *, secrets: bool = False) -> list[st
     for s in status_of(rt, now):
         p, r = s.proposal, s.result
         if p is not None and p.state == "confirmed":
-            lines.append(f"第{s.night}晚：已确认（第{p.version}版，{p.decided_at:%m-%d %H:%M}）")
+            lines.append(f"{night_zh(s.night)}：已确认（第{p.version}版，{p.decided_at:%m-%d %H:%M}）")
             continue
         if p is not None and p.state == "corrected":
-            lines.append(f"第{s.night}晚：导演已直接录入（以导演录入的为准）")
+            lines.append(f"{night_zh(s.night)}：导演已直接录入（以导演录入的为准）")
             continue
         if waits_for_day(rt, s.night, now):
             lines.append(f"第{s.night}晚：等第{s.night}日的投票结果记录后再结算（批准第{s.night}日最终计票）")
@@ -434,7 +450,7 @@ def night_lines(rt: Runtime, now: datetime, *, secrets: bool = False) -> list[st
         if p is not None or (r is not None and r.ready):
             # Ready but not kept yet (the agent keeps it on its next pass): the same proposal.
             version = p.version if p is not None else 1
-            head = (f"第{s.night}晚：结算建议待确认（第{version}版）—— forumbot night --confirm {s.night}"
+            head = (f"{night_zh(s.night)}：结算建议待确认（第{version}版）—— forumbot night --confirm {s.night}"
                     + ("" if secrets else "（加 --secrets 看全文）"))
             lines.append(head)
             if secrets:
@@ -445,7 +461,7 @@ def night_lines(rt: Runtime, now: datetime, *, secrets: bool = False) -> list[st
         if r is not None and r.disagreement:
             # The director sees it while the pack can still agree (no name, no target here).
             pending.append("狼人的指杀目标不一致：以最后一个有效指令为准")
-        lines.append(f"第{s.night}晚：收集行动中" + (f"（{'；'.join(pending)}）" if pending else ""))
+        lines.append(f"{night_zh(s.night)}：收集行动中" + (f"（{'；'.join(pending)}）" if pending else ""))
         if secrets and r is not None:
             lines += nightrun_lines(proposal_data(r, current_state(rt.config, rt.store)), s.night, None, "proposed")
     return lines
@@ -490,7 +506,7 @@ _STATE_ZH = {"proposed": "待确认", "confirmed": "已确认", "corrected": "�
 def proposal_lines(data: dict[str, Any], *, night: int, state: str = "proposed", version: int | None = None) -> list[str]:
     """A proposal for the director (Chinese): who dies and loses what, in order, marks,
     skills lost, what must be announced, the win, the pack's disagreement, the actions."""
-    head = f"第{night}晚结算建议" + (f"（第{version}版，{_STATE_ZH.get(state, state)}）" if version else "")
+    head = f"{night_zh(night)}结算建议" + (f"（第{version}版，{_STATE_ZH.get(state, state)}）" if version else "")
     lines = [head]
     deaths = data.get("deaths") or []
     if deaths:

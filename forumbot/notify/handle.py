@@ -235,7 +235,7 @@ class Handler:
 
         proposal = nightrun.confirm(self.rt, night, self.now, actor=ACTOR, version=version)
         out = "、".join(proposal.data.get("out") or ()) or "无人（平安夜）"
-        lines = [f"已确认第{night}晚（第{proposal.version}版）：{out}，第{night + 1}日开始时生效"]
+        lines = [f"已确认{nightrun.night_zh(night)}（第{proposal.version}版）：{out}，第{night + 1}日开始时生效"]
         try:
             draft = director.announcement_draft(self.rt, night + 1, self.now)
         except DirectorError:

@@ -179,7 +179,7 @@ class NightPm:
             return set()
         watched: set[int] = set()
         position = ch.position(now)
-        for night in nightrun.nights_begun(state, now):
+        for night in nightrun.nights_begun(state, now, nightrun.mode_of(self.rt)):
             proposal = self.rt.store.night_proposal(night)
             if proposal is not None and proposal.state in ("confirmed", "corrected"):
                 continue
@@ -267,7 +267,7 @@ class NightPm:
             self.rt.store.record_night_message(message.id, from_uid=uid, player=player, at=message.time,
                                                text="", effect={"result": "before_game"}, now=now)
             return True
-        night = nightrun.night_for(state, message.time)
+        night = nightrun.night_for(state, message.time, nightrun.mode_of(self.rt))
         if night is not None and nightrun.waits_for_day(self.rt, night, now, state):
             self._deferred.add(night)
             return False
@@ -354,7 +354,7 @@ class NightPm:
                     answers.append(f"未读懂「{line}」：{reading.message}" if line else reading.message)
                     effects.append({"result": "not_understood", "problem": str(reading.problem)})
                     continue
-                night = nightrun.night_for(state, message.time)
+                night = nightrun.night_for(state, message.time, nightrun.mode_of(rt))
                 if night is None:
                     answers.append(f"未计入：{reading.message}（游戏还没有开始，没有可以行动的夜晚）")
                     effects.append({"result": "no_night"})
@@ -551,7 +551,7 @@ class NightPm:
                 if feedback.at is not None and feedback.at > now - timedelta(seconds=PM_SETTLE_SECONDS):
                     continue  # a PM of the last seconds may not be listed yet: next pass
                 key = f"feedback:{night}:{feedback.skill.value}:{feedback.to}:{feedback.about or ''}"
-                body = f"第{night}晚 {feedback.text(mode.skill_name)}"
+                body = f"{nightrun.night_zh(night)} {feedback.text(mode.skill_name)}"
                 self._tell_once(key, "feedback", feedback.to, uids[feedback.to], body, now, done)
 
     def _identities(self, uids: dict[str, int], now: datetime, done: NightPass) -> None:
@@ -619,7 +619,7 @@ class NightPm:
         if self._day_shots(ch, now, done):
             ch = nightrun.chronicle(rt)
         state = current_state(rt.config, rt.store)
-        for night in nightrun.nights_begun(state, now):
+        for night in nightrun.nights_begun(state, now, nightrun.mode_of(self.rt)):
             proposal, _, _ = nightrun.propose(rt, night, now, ch=ch)
             if proposal is None or proposal.state != "proposed":
                 continue
