@@ -28,6 +28,7 @@ ALLOWED = {
 _STRIP = [  # what a director types or reads as a name, not as English prose
     r"(?:https?|ftp)://\S+",  # URLs
     r"\b(?:sha256:)?[0-9a-f]{16,}\b",  # checksums
+    r"\b(?=[0-9a-f]*\d)[0-9a-f]+\b",  # short hex ids: a state 「状态 f07c2e」 is not the words f, c, e
     r"\b(?:forum|home|member|misc|logging|api/mobile/index|viewthread|redirect|pm|index)\.php\S*",
     r"\[\[?[A-Za-z_.]+\]\]?(?:\s?#\d+)?(?:（[^）]*）)?(?:\.[A-Za-z_]+)*(?:\[\d+\])?",  # [notify].enabled, [[days]] #1.number
     r"\b[A-Za-z_]+(?= = )",  # a TOML line's key
