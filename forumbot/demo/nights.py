@@ -44,20 +44,27 @@ def _votes(day: int, living: tuple[str, ...], target: str, against: str, dissent
     return out
 
 
+def _first_night(victim: str) -> list:
+    """Night 1 of both scripts: a villager tries 杀人 (没有这个技能); the wolves disagree (春卷
+    orders Alice), then all four name ``victim`` — final at once, the witch told 通灵 then;
+    the seer checks 包子; the witch passes."""
+    return [
+        night_pm(1, "21:35", "麻花", "杀人 饺子"),
+        night_pm(1, "21:40", "包子", f"杀人 {victim}"),
+        night_pm(1, "21:45", "月饼", f"杀人 {victim}"),
+        night_pm(1, "21:50", "春卷", "杀人 Alice"),
+        night_pm(1, "21:52", SEER, "预言 包子"),
+        night_pm(1, "22:00", "油条", f"杀人 {victim}"),
+        night_pm(1, "22:10", "春卷", f"杀人 {victim}"),
+        night_pm(1, "23:30", WITCH, "放弃"),
+    ]
+
+
 def nights_plan() -> GamePlan:
     a = []
     everyone = PLAYERS14
     a += _votes(1, everyone, "饺子", "包子", dissent=("包子", "春卷", "麻花"))
-    a += [
-        night_pm(1, "21:35", "麻花", "杀人 饺子"),  # a villager: 没有这个技能
-        night_pm(1, "21:40", "包子", "杀人 汤圆"),
-        night_pm(1, "21:45", "月饼", "杀人 汤圆"),
-        night_pm(1, "21:50", "春卷", "杀人 Alice"),
-        night_pm(1, "21:52", SEER, "预言 包子"),
-        night_pm(1, "22:00", "油条", "杀人 汤圆"),
-        night_pm(1, "22:10", "春卷", "杀人 汤圆"),  # now all four name 汤圆: final at once
-        night_pm(1, "23:30", WITCH, "放弃"),
-    ]
+    a += _first_night("汤圆")
     living2 = tuple(p for p in everyone if p != "汤圆")
     a += _votes(2, living2, "包子", "Alice", dissent=("月饼", "春卷", "油条"))
     a += [
@@ -118,16 +125,7 @@ def village_plan() -> GamePlan:
         change(1, "16:00", "麻花", "饺子", "改一下", quote=None),  # no quote: void
         Action(at(1, "14:00"), "post", "vote1", "Alice", "计票，谢谢机器人"),
     ]
-    a += [
-        night_pm(1, "21:35", "麻花", "杀人 饺子"),  # a villager: 没有这个技能
-        night_pm(1, "21:40", "包子", "杀人 馄饨"),
-        night_pm(1, "21:45", "月饼", "杀人 馄饨"),
-        night_pm(1, "21:50", "春卷", "杀人 Alice"),
-        night_pm(1, "21:52", SEER, "预言 包子"),
-        night_pm(1, "22:00", "油条", "杀人 馄饨"),
-        night_pm(1, "22:10", "春卷", "杀人 馄饨"),  # all four name 馄饨 now: final at once
-        night_pm(1, "23:30", WITCH, "放弃"),
-    ]
+    a += _first_night("馄饨")
     a += chatter(2, everyone, quiet=("烧卖",), posts=10)
     a += _votes(2, tuple(p for p in everyone if p not in ("烧卖", "粽子")), "包子", "Alice",
                 dissent=("月饼", "春卷", "油条"))
