@@ -74,11 +74,12 @@ class DayDuties:
         config = self.rt.config
         laid = config.schedule(len(config.days))
         state = current_state(config, self.rt.store)
+        after_end: list[int] = []
         for day in laid.days:
             if day.start > now:
                 break
             if self.agent.after_end(day.start):
-                self.drop_after_end(day.number, now)
+                after_end.append(day.number)
                 continue  # the game is over: this day is never opened
             try:
                 if self.open_day(state.day(day.number), day, now, report):
@@ -95,15 +96,18 @@ class DayDuties:
                     self.close(window, now, report)
             except ForumError as exc:
                 self.agent._note(report, f"第{day.number}日的日程", exc)
+        if after_end:
+            self.drop_after_end(after_end, now)
 
-    def drop_after_end(self, day: int, now: datetime) -> None:
-        """The day's threads, reminders and closing post still waiting (drafted before the
-        win was recorded — the night confirmed after the day's start) are never posted."""
+    def drop_after_end(self, days: list[int], now: datetime) -> None:
+        """The threads, reminders and closing posts of ``days`` still waiting (drafted before
+        the win was recorded — the night confirmed after the day's start) are never posted.
+        One read of the waiting drafts a pass, however many days the calendar has left."""
         outbox = self.rt.outbox
         for draft in outbox.drafts(DraftState.DRAFT, DraftState.APPROVED, DraftState.FAILED):
-            if draft.day == day and draft.kind in DAY_DUTIES:
+            if draft.day in days and draft.kind in DAY_DUTIES:
                 outbox.reject(draft.id, "bot", "游戏已经结束：这一日不再进行", now=now)
-                log.info("第%d日：游戏已结束，作废未发出的 #%d", day, draft.id)
+                log.info("第%d日：游戏已结束，作废未发出的 #%d", draft.day, draft.id)
 
     def open_day(self, window: DayWindow, day: ScheduledDay, now: datetime, report: "TickReport") -> bool:
         """The day's threads, when the config and the store name none (``forumbot.agent.opening``);
