@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import json
 import sys
 from typing import Any, Callable, Iterator
 
@@ -69,6 +70,17 @@ class Refusal(click.ClickException):
 
     def show(self, file: Any = None) -> None:
         click.echo("错误：" + self.format_message(), file=file, err=file is None)
+
+
+def show_preview(shown: Any, as_json: bool) -> bool:
+    """A change's preview (``forumbot deadline``, ``forumbot night --extend``): its JSON
+    object with ``--json`` (True: nothing more is to be done), else its lines in Chinese."""
+    if as_json:
+        click.echo(json.dumps(shown.as_json(), ensure_ascii=False, indent=2))
+        return True
+    for line in shown.lines_zh():
+        click.echo(line)
+    return False
 
 
 YES = ("y", "yes", "是", "是的", "确认", "好", "对")

@@ -4,11 +4,10 @@ reopen`` (open a day's locked voting thread again): SPEC §11, over
 
 from __future__ import annotations
 
-import json
 
 import click
 
-from forumbot.commands._common import config_option, confirm, friendly, runtime
+from forumbot.commands._common import config_option, confirm, show_preview, friendly, runtime
 from forumbot.game import director
 
 __all__ = ["commands", "deadline", "reopen"]
@@ -47,11 +46,8 @@ def deadline(config_path: str, day: int | None, at_text: str | None, extend_text
             day=day, at=director.parse_when(at_text, now) if at_text else None,
             extend=director.parse_span(extend_text) if extend_text else None, close_now=close_now, why=why)
         shown = director.preview_deadline(rt, request, now)
-        if as_json:
-            click.echo(json.dumps(shown.as_json(), ensure_ascii=False, indent=2))
+        if show_preview(shown, as_json):
             return
-        for line in shown.lines_zh():
-            click.echo(line)
         if not shown.shifts:
             click.echo("没有任何时间改变。")
             return

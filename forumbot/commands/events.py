@@ -16,7 +16,7 @@ from typing import Callable
 import click
 
 from forumbot.game import gamelog
-from forumbot.commands._common import config_option, confirm, friendly, runtime
+from forumbot.commands._common import config_option, confirm, show_preview, friendly, runtime
 from forumbot.game.gamelog import EventSpec
 from forumbot.game.entry import correction_spec, parse_at
 from forumbot.game.runtime import Runtime
@@ -173,11 +173,8 @@ def _extend_night(config_path: str, night_number: int, phase: str | None, minute
         request = nightplan.ExtendRequest(night_number, phase, span=f"{minutes}分钟" if minutes else None,
                                           until=until_text, why=why)
         shown = nightplan.preview_extension(rt, request, now)
-        if as_json:
-            click.echo(json.dumps(shown.as_json(), ensure_ascii=False, indent=2))
+        if show_preview(shown, as_json):
             return
-        for line in shown.lines_zh():
-            click.echo(line)
         if not assume_yes and not confirm("确认执行？"):
             click.echo("未执行。")
             raise SystemExit(1)
